@@ -1,0 +1,15 @@
+// Outpost — the subcommands of the `outpost` executable. Each is a thin adapter
+// over the libraries: it parses its arguments, calls them and prints.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace outpost::app {
+
+// Each registers itself on the parent and sets `run` to the action.
+void add_perft_command(CLI::App& parent, std::function<int()>& run);
+void add_pgn_command(CLI::App& parent, std::function<int()>& run);
+
+}  // namespace outpost::app

@@ -1,0 +1,19 @@
+// Outpost — the `outpost` executable.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <iostream>
+
+#include "app/commands.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"Outpost: a self-hosted chess system (rules library, UCI engine, game server)"};
+    app.require_subcommand(1);
+    std::function<int()> run;
+    outpost::app::add_perft_command(app, run);
+    outpost::app::add_pgn_command(app, run);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    return run ? run() : 0;
+}
