@@ -194,10 +194,10 @@ const Period& Clock::period_at(int index) const {
     return tc_.periods[std::min<size_t>(size_t(index), tc_.periods.size() - 1)];
 }
 
-void Clock::start(Color side_to_move) {
+void Clock::start(Color side_to_move, Millis already_elapsed) {
     if (running_) return;
     running_ = side_to_move;
-    turn_started_ = now_();
+    turn_started_ = now_() - std::max<Millis>(0, already_elapsed);
 }
 
 Millis Clock::used_now(Color c) const {
@@ -295,6 +295,19 @@ bool Clock::press(Color mover, Millis lag) {
 }
 
 void Clock::add_time(Color c, Millis ms) { remaining_[c] += ms; }
+
+void Clock::restore(Color c, Millis ms, int moves_made) {
+    moves_[c] = moves_made;
+    period_[c] = 0;
+    int needed = 0;
+    for (int i = 0; !tc_.periods.empty() && period_at(i).moves > 0 && i < 100000; ++i) {
+        needed += period_at(i).moves;
+        if (moves_made < needed) break;
+        period_[c] = i + 1;
+    }
+    remaining_[c] = ms;
+    flagged_at_[c].reset();
+}
 
 void Clock::set_remaining(Color c, Millis ms) {
     remaining_[c] = ms;

@@ -82,8 +82,9 @@ public:
 
     const TimeControl& time_control() const { return tc_; }
     // Starts the clock of the side to move (for example when the first move is
-    // expected). Does nothing if running.
-    void start(Color side_to_move);
+    // expected). Does nothing if running. `already_elapsed` is time the turn has
+    // already taken (a server resuming a game after a restart).
+    void start(Color side_to_move, Millis already_elapsed = 0);
     // Stops both clocks (game over, adjournment); remaining times are frozen.
     void stop();
     bool running() const { return running_.has_value(); }
@@ -114,6 +115,9 @@ public:
     void add_time(Color c, Millis ms);
     // Sets remaining times (resuming an adjourned or stored game).
     void set_remaining(Color c, Millis ms);
+    // Restores a stored clock: c's time at the start of its current turn and the
+    // moves it has made (which place it in its period).
+    void restore(Color c, Millis remaining, int moves_made);
 
 private:
     // Period i of the game; past the end, the last one, which repeats when it has

@@ -240,3 +240,16 @@ TEST(ClockC1, UnlimitedNeverFalls) {
     EXPECT_FALSE(c.flag_fallen(WHITE));
     EXPECT_TRUE(c.press(WHITE));
 }
+
+TEST(ClockC5, RestoreAfterRestartKeepsPeriodsAndElapsedTime) {
+    FakeTime t;
+    Clock c(tc("2/60+1:30+1"), t.source());
+    c.restore(WHITE, 40 * S, 2);
+    c.restore(BLACK, 50 * S, 1);
+    EXPECT_EQ(c.period_index(WHITE), 1);
+    EXPECT_EQ(c.period_index(BLACK), 0);
+    c.start(BLACK, 5 * S);  // the turn had already run 5 s before the restart
+    EXPECT_EQ(c.remaining(BLACK), 45 * S);
+    ASSERT_TRUE(c.press(BLACK));
+    EXPECT_EQ(c.remaining(BLACK), 45 * S + 1 * S + 30 * S);
+}
