@@ -75,6 +75,9 @@ bool is_dead_position(const Position& pos) {
 
 MateAbility can_checkmate(const Position& pos, Color side, std::uint64_t node_budget) {
     if (side_material_cannot_mate(pos, side) || is_dead_position(pos)) return MateAbility::CANNOT_MATE;
+    // A pawn, rook or queen that is not frozen can always be part of some mate; a
+    // search there would only burn the budget to reach the same answer.
+    if (pos.pieces(side, PAWN) || pos.pieces(side, ROOK) || pos.pieces(side, QUEEN)) return MateAbility::CAN_MATE;
 
     // Breadth-first over every position reachable from here, both sides choosing
     // the moves. Finding one where the opponent is mated proves CAN_MATE; visiting

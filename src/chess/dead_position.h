@@ -25,11 +25,12 @@ enum class MateAbility : std::uint8_t {
 
 // R11: can `side` checkmate the opponent by any series of legal moves (both sides
 // cooperating)? Static rules first (a lone king, a lone minor piece against a bare
-// king, bishops of one colour, frozen pawns), then a cooperative search over the
+// king, bishops of one colour, frozen pawns; a free pawn, rook or queen can always
+// mate), then, for minor pieces only, a cooperative search over the
 // positions reachable from here: if every reachable position is visited without
 // finding a mate by `side`, it cannot mate; if `node_budget` runs out first, the
 // answer is CAN_MATE.
-MateAbility can_checkmate(const Position& pos, Color side, std::uint64_t node_budget = 200000);
+MateAbility can_checkmate(const Position& pos, Color side, std::uint64_t node_budget = 20000);
 
 // US Chess rule 14E: the opponent of the player whose flag fell has "insufficient
 // material to win" (a lone king; king and bishop or king and knight; king and two

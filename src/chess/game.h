@@ -70,7 +70,7 @@ struct GameOptions {
     bool auto_claim_draws = false;    // R12: casual games end at threefold/fifty at once
     int no_draw_offers_before = 0;    // R8: offers allowed from this move number on (0: always)
     FlagRule flag_rule = FlagRule::FIDE;
-    std::uint64_t mate_search_budget = 200000;  // nodes for the R11 "can mate" search
+    std::uint64_t mate_search_budget = 20000;  // nodes for the R11 "can mate" search
 };
 
 // R18: what is written down when a game is adjourned.
