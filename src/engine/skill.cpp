@@ -1,0 +1,150 @@
+// Outpost — playing levels.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/skill.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/movecheck.h"
+
+namespace outpost::engine {
+namespace {
+
+struct LevelRow {
+    int depth;
+    std::uint64_t nodes;
+    int candidates, temperature, oversight, natural_bonus;
+    std::int64_t max_ms;
+    int target_elo;
+};
+
+// Levels 1-9; level 10 is the unrestricted engine. The target Elo of each row is
+// what the row was designed for; it is not measured yet (see level_description).
+constexpr LevelRow Levels[9] = {
+    {1, 300, 6, 220, 400, 60, 300, 800},
+    {2, 800, 6, 170, 300, 50, 300, 1000},
+    {3, 2000, 5, 130, 220, 40, 400, 1200},
+    {4, 5000, 5, 95, 150, 30, 400, 1400},
+    {5, 15000, 4, 70, 100, 25, 500, 1600},
+    {6, 40000, 4, 50, 60, 20, 600, 1800},
+    {8, 120000, 3, 32, 30, 15, 700, 2000},
+    {10, 350000, 3, 20, 10, 10, 800, 2200},
+    {13, 1000000, 2, 10, 0, 5, 1000, 2400},
+};
+
+SkillParams from_row(const LevelRow& r) {
+    SkillParams s;
+    s.enabled = true;
+    s.depth = r.depth;
+    s.nodes = r.nodes;
+    s.candidates = r.candidates;
+    s.temperature = r.temperature;
+    s.oversight = r.oversight;
+    s.natural_bonus = r.natural_bonus;
+    s.max_ms = r.max_ms;
+    return s;
+}
+
+std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDULL;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ULL;
+    return x ^ (x >> 33);
+}
+
+// Moves a player who does not calculate finds attractive.
+bool is_natural(const Position& pos, Move m) {
+    if (pos.is_capture(m) || m.kind() == Move::PROMOTION || m.kind() == Move::CASTLING) return true;
+    if (gives_check(pos, m)) return true;
+    const Color us = pos.side_to_move();
+    const PieceType pt = pos.moved_piece_type(m);
+    if (pos.fullmove_number() <= 12) {
+        // Development: a minor piece leaving the back rank, a central pawn advance.
+        if ((pt == KNIGHT || pt == BISHOP) && relative_rank(us, rank_of(m.from())) == RANK_1) return true;
+        if (pt == PAWN && (file_of(m.from()) == FILE_D || file_of(m.from()) == FILE_E) &&
+            relative_rank(us, rank_of(m.from())) == RANK_2)
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+SkillParams skill_for_level(int level) {
+    level = std::clamp(level, LEVEL_MIN, LEVEL_MAX);
+    if (level == LEVEL_MAX) return SkillParams{};
+    return from_row(Levels[level - 1]);
+}
+
+SkillParams skill_for_elo(int elo) {
+    elo = std::clamp(elo, ELO_MIN, ELO_MAX);
+    // Position between the rows whose targets bracket the Elo.
+    int i = 0;
+    while (i < 7 && Levels[i + 1].target_elo <= elo) ++i;
+    const LevelRow& a = Levels[i];
+    const LevelRow& b = Levels[std::min(i + 1, 8)];
+    const double t = b.target_elo == a.target_elo
+                         ? 0.0
+                         : std::clamp(double(elo - a.target_elo) / double(b.target_elo - a.target_elo), 0.0, 1.0);
+    auto lerp = [t](double x, double y) { return x + (y - x) * t; };
+    SkillParams s = from_row(a);
+    s.depth = int(std::lround(lerp(a.depth, b.depth)));
+    // Nodes grow geometrically from level to level.
+    s.nodes = std::uint64_t(std::exp(lerp(std::log(double(a.nodes)), std::log(double(b.nodes)))));
+    s.candidates = int(std::lround(lerp(a.candidates, b.candidates)));
+    s.temperature = int(std::lround(lerp(a.temperature, b.temperature)));
+    s.oversight = int(std::lround(lerp(a.oversight, b.oversight)));
+    s.natural_bonus = int(std::lround(lerp(a.natural_bonus, b.natural_bonus)));
+    s.max_ms = std::int64_t(std::lround(lerp(double(a.max_ms), double(b.max_ms))));
+    return s;
+}
+
+int level_target_elo(int level) {
+    level = std::clamp(level, LEVEL_MIN, LEVEL_MAX);
+    return level == LEVEL_MAX ? 0 : Levels[level - 1].target_elo;
+}
+
+std::string level_description() {
+    std::string s = "Playing level 1-10 (Elo unmeasured; design targets:";
+    for (int l = LEVEL_MIN; l < LEVEL_MAX; ++l)
+        s += " " + std::to_string(l) + "=~" + std::to_string(level_target_elo(l));
+    return s + " 10=full strength)";
+}
+
+bool overlooked(const SkillParams& skill, std::uint64_t seed, Key key, Move m, bool opponent) {
+    if (!skill.enabled || skill.oversight <= 0) return false;
+    // The opponent's captures are missed three times as often as one's own.
+    const int per_mille = opponent ? skill.oversight : skill.oversight / 3;
+    return mix(seed ^ key ^ (std::uint64_t(m.raw()) * 0x9E3779B97F4A7C15ULL)) % 1000 < std::uint64_t(per_mille);
+}
+
+Move choose_skill_move(const SkillParams& skill, const Position& root, const std::vector<Candidate>& candidates,
+                       std::uint64_t random) {
+    if (candidates.empty()) return Move::none();
+    if (!skill.enabled || candidates.size() == 1 || skill.temperature <= 0) return candidates[0].move;
+    // Mate scores are clamped: a weak player sees "winning" or "losing", not the
+    // distance, and may well miss a mate.
+    auto adjusted = [&](const Candidate& c) {
+        double s = std::clamp(c.score, -1500, 1500);
+        if (is_natural(root, c.move)) s += skill.natural_bonus;
+        return s;
+    };
+    double top = -1e9;
+    for (const Candidate& c : candidates) top = std::max(top, adjusted(c));
+    std::vector<double> weights;
+    double total = 0;
+    for (const Candidate& c : candidates) {
+        const double w = std::exp((adjusted(c) - top) / double(skill.temperature));
+        weights.push_back(w);
+        total += w;
+    }
+    double r = double(mix(random) >> 11) / double(1ULL << 53) * total;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        r -= weights[i];
+        if (r <= 0) return candidates[i].move;
+    }
+    return candidates.back().move;
+}
+
+}  // namespace outpost::engine

@@ -1,0 +1,60 @@
+// Outpost — playing levels (P3, E2).
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A weaker level is the same search with four human-like handicaps:
+//   - a horizon: limited depth and nodes, so deep tactics go unseen;
+//   - oversights: some captures are left out of the search (mostly the opponent's),
+//     the way a beginner does not notice that a piece hangs;
+//   - a choice among the best few root moves, weighted by their scores with a
+//     level-dependent temperature, so a weak player picks a plausible but worse move;
+//   - a taste for natural moves (captures, checks, developing and central moves),
+//     which is what people play when they do not calculate.
+// Never a uniformly random move: every candidate was among the search's best.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "chess/position.h"
+#include "engine/score.h"
+
+namespace outpost::engine {
+
+constexpr int LEVEL_MIN = 1;
+constexpr int LEVEL_MAX = 10;
+constexpr int ELO_MIN = 800;
+constexpr int ELO_MAX = 2400;
+
+struct SkillParams {
+    bool enabled = false;   // false: full strength
+    int depth = 0;          // maximum iteration depth
+    std::uint64_t nodes = 0;  // node budget per move
+    int candidates = 1;     // root moves considered (internal MultiPV)
+    int temperature = 0;    // centipawns: a move this much worse is e times less likely
+    int oversight = 0;      // per mille of captures not seen
+    int natural_bonus = 0;  // centipawns added to natural-looking candidates
+    std::int64_t max_ms = 0;  // cap on the thinking time per move
+};
+
+// The parameters of a level 1..10 (10 is full strength).
+SkillParams skill_for_level(int level);
+// The parameters for an Elo (UCI_LimitStrength), interpolated between levels.
+SkillParams skill_for_elo(int elo);
+// The approximate Elo a level is meant to play at, and how it is known.
+int level_target_elo(int level);
+std::string level_description();
+
+// Whether the search should overlook move m in a position with the given key:
+// deterministic for one game seed, so the same blind spot persists within a move.
+bool overlooked(const SkillParams& skill, std::uint64_t seed, Key key, Move m, bool opponent);
+
+struct Candidate {
+    Move move;
+    Value score;
+};
+// Picks the move to play among the candidates (best first).
+Move choose_skill_move(const SkillParams& skill, const Position& root, const std::vector<Candidate>& candidates,
+                       std::uint64_t random);
+
+}  // namespace outpost::engine
