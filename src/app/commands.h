@@ -11,5 +11,9 @@ namespace outpost::app {
 // Each registers itself on the parent and sets `run` to the action.
 void add_perft_command(CLI::App& parent, std::function<int()>& run);
 void add_pgn_command(CLI::App& parent, std::function<int()>& run);
+void add_match_command(CLI::App& parent, std::function<int()>& run);
+void add_uci_command(CLI::App& parent, std::function<int()>& run);
+void add_bench_command(CLI::App& parent, std::function<int()>& run);
+void add_serve_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app

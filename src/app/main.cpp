@@ -10,6 +10,10 @@ int main(int argc, char** argv) {
     std::function<int()> run;
     outpost::app::add_perft_command(app, run);
     outpost::app::add_pgn_command(app, run);
+    outpost::app::add_match_command(app, run);
+    outpost::app::add_uci_command(app, run);
+    outpost::app::add_bench_command(app, run);
+    outpost::app::add_serve_command(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,198 @@
+// Outpost — bench/serve-load: many concurrent games over WebSockets against one
+// `outpost serve` on this machine. Each game is an invite game with two
+// connections, one per seat; a player moves a short random think time after its
+// turn begins, picking a random legal move from the server's `legal` map. Measured:
+// moves per second, and the time from a move sent by one player to the state with
+// that move reaching the opponent (median and 99th percentile).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/net.h"  // first: see net.h
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "chess/fen.h"
+#include "chess/movegen.h"
+#include "chess/uci.h"
+
+using namespace outpost::server;
+using nlohmann::json;
+using asio::awaitable;
+using asio::use_awaitable;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+    std::string host = "127.0.0.1";
+    std::string port = "8080";
+    int games = 100;
+    double seconds = 20;
+    int think_ms = 2000;  // mean think time per move
+};
+
+struct Stats {
+    std::vector<double> latencies_ms;
+    long moves = 0;
+    long errors = 0;
+    int connected = 0;
+};
+
+struct GameSlot {
+    std::string id;
+    std::string token[2];
+    Clock::time_point sent_at[1024];
+};
+
+Options opts;
+Stats stats;
+Clock::time_point measure_from, measure_until;
+bool measuring = false;
+
+awaitable<std::string> http_post(const std::string& target, const std::string& body) {
+    auto ex = co_await asio::this_coro::executor;
+    tcp::resolver resolver(ex);
+    beast::tcp_stream stream(ex);
+    auto results = co_await resolver.async_resolve(opts.host, opts.port, use_awaitable);
+    co_await stream.async_connect(results, use_awaitable);
+    http::request<http::string_body> req{http::verb::post, target, 11};
+    req.set(http::field::host, opts.host);
+    req.set(http::field::content_type, "application/json");
+    req.body() = body;
+    req.prepare_payload();
+    co_await http::async_write(stream, req, use_awaitable);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    co_await http::async_read(stream, buffer, res, use_awaitable);
+    beast::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+    co_return res.body();
+}
+
+awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
+    auto ex = co_await asio::this_coro::executor;
+    std::mt19937_64 rng(seed);
+    tcp::resolver resolver(ex);
+    websocket::stream<beast::tcp_stream> ws(ex);
+    auto results = co_await resolver.async_resolve(opts.host, opts.port, use_awaitable);
+    co_await beast::get_lowest_layer(ws).async_connect(results, use_awaitable);
+    beast::get_lowest_layer(ws).expires_never();
+    co_await ws.async_handshake(opts.host, "/api/v1/ws?game=" + slot.id + "&seat=" + slot.token[side], use_awaitable);
+    ++stats.connected;
+    const char* me = side == 0 ? "white" : "black";
+    beast::flat_buffer buffer;
+    asio::steady_timer think(ex);
+    int last_ply_seen = -1;
+    for (;;) {
+        buffer.clear();
+        beast::error_code ec;
+        co_await ws.async_read(buffer, asio::redirect_error(use_awaitable, ec));
+        if (ec) co_return;
+        const auto now = Clock::now();
+        json msg = json::parse(beast::buffers_to_string(buffer.data()), nullptr, false);
+        if (msg.is_discarded()) continue;
+        if (msg["t"] == "error") {
+            ++stats.errors;
+            continue;
+        }
+        if (msg["t"] != "state") continue;
+        const json& g = msg["game"];
+        const int ply = g["ply"].get<int>();
+        if (ply == last_ply_seen) continue;
+        last_ply_seen = ply;
+        // The opponent's move reached us: its latency.
+        if (ply > 0 && g["turn"] == me && ply - 1 < 1024 && measuring && now < measure_until) {
+            stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(now - slot.sent_at[ply - 1]).count());
+        }
+        if (g["status"] != "ongoing" || g["turn"] != me || g["legal"].empty() || ply >= 1000) continue;
+        // Think, then move.
+        std::exponential_distribution<double> wait(1.0 / std::max(1, opts.think_ms));
+        think.expires_after(std::chrono::milliseconds(int(std::min(wait(rng), 4.0 * opts.think_ms))));
+        co_await think.async_wait(asio::redirect_error(use_awaitable, ec));
+        // The move: a random legal one, chosen with the rules core from the FEN.
+        auto pos = outpost::position_from_fen(g["fen"].get<std::string>(), g["variant"] == "chess960");
+        if (!pos) continue;
+        const outpost::MoveList legal = outpost::legal_moves(*pos);
+        if (legal.empty()) continue;
+        const std::string uci = outpost::move_to_uci(*pos, legal[int(rng() % unsigned(legal.size()))]);
+        json m{{"v", 1}, {"t", "move"}, {"uci", uci}, {"ply", ply}};
+        slot.sent_at[ply] = Clock::now();
+        co_await ws.async_write(asio::buffer(m.dump()), asio::redirect_error(use_awaitable, ec));
+        if (ec) co_return;
+        if (measuring) ++stats.moves;
+    }
+}
+
+awaitable<void> run(std::vector<GameSlot>& slots) {
+    auto ex = co_await asio::this_coro::executor;
+    for (size_t i = 0; i < slots.size(); ++i) {
+        std::string body = co_await http_post("/api/v1/games", R"({"v":1,"opponent":"invite","color":"white","time_control":"-","casual":false})");
+        json j = json::parse(body, nullptr, false);
+        if (j.is_discarded() || !j.contains("game")) {
+            std::cerr << "create failed: " << body << "\n";
+            co_return;
+        }
+        slots[i].id = j["game"];
+        slots[i].token[0] = j["seats"]["white"];
+        slots[i].token[1] = j["seats"]["black"];
+    }
+    for (size_t i = 0; i < slots.size(); ++i)
+        for (int side = 0; side < 2; ++side)
+            asio::co_spawn(ex, player(slots[i], side, i * 2 + side + 1), [](std::exception_ptr e) {
+                if (e) ++stats.errors;
+            });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string k = argv[i], v = argv[i + 1];
+        if (k == "--host") opts.host = v;
+        else if (k == "--port") opts.port = v;
+        else if (k == "--games") opts.games = std::stoi(v);
+        else if (k == "--seconds") opts.seconds = std::stod(v);
+        else if (k == "--think-ms") opts.think_ms = std::stoi(v);
+    }
+    asio::io_context ioc;
+    std::vector<GameSlot> slots(size_t(opts.games));
+    asio::co_spawn(ioc, run(slots), [](std::exception_ptr e) {
+        if (e) {
+            try {
+                std::rethrow_exception(e);
+            } catch (const std::exception& ex) {
+                std::cerr << "load: " << ex.what() << "\n";
+            }
+        }
+    });
+    // Warm up until every connection is open, then measure.
+    asio::steady_timer timer(ioc);
+    std::function<void(beast::error_code)> tick = [&](beast::error_code) {
+        if (!measuring && stats.connected == 2 * opts.games) {
+            measuring = true;
+            measure_from = Clock::now();
+            measure_until = measure_from + std::chrono::milliseconds(long(opts.seconds * 1000));
+        }
+        if (measuring && Clock::now() >= measure_until) {
+            ioc.stop();
+            return;
+        }
+        timer.expires_after(std::chrono::milliseconds(100));
+        timer.async_wait(tick);
+    };
+    tick({});
+    ioc.run();
+    auto& l = stats.latencies_ms;
+    std::sort(l.begin(), l.end());
+    const auto pct = [&](double p) { return l.empty() ? 0.0 : l[std::min(l.size() - 1, size_t(p * double(l.size())))]; };
+    const double secs = std::chrono::duration<double>(Clock::now() - measure_from).count();
+    std::printf("games %d  connections %d  moves %ld  moves/s %.0f  latency p50 %.2f ms  p99 %.2f ms  max %.2f ms  errors %ld\n",
+                opts.games, stats.connected, stats.moves, measuring ? double(stats.moves) / secs : 0.0, pct(0.5), pct(0.99),
+                l.empty() ? 0.0 : l.back(), stats.errors);
+    return measuring ? 0 : 1;
+}

@@ -1,0 +1,23 @@
+// Outpost — `outpost serve [--host 127.0.0.1] [--port 8080] [--db outpost.db]`.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <memory>
+
+#include "app/commands.h"
+#include "server/server.h"
+
+namespace outpost::app {
+
+void add_serve_command(CLI::App& parent, std::function<int()>& run) {
+    auto cfg = std::make_shared<server::ServerConfig>();
+    CLI::App* cmd = parent.add_subcommand("serve", "Serve the web UI and run games (HTTP and WebSocket on one port)");
+    cmd->add_option("--host", cfg->host, "Address to listen on (0.0.0.0 for every interface)");
+    cmd->add_option("--port", cfg->port, "Port (0 picks a free one)");
+    cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)");
+    cmd->add_option("--web", cfg->web_dir, "Directory of the built web UI");
+    cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
+    cmd->add_option("--robot-threads", cfg->robot_threads, "Threads that think for the robot")->check(CLI::Range(1, 64));
+    cmd->add_flag("--sync-full", cfg->sync_full, "Also survive an operating-system crash (slower writes)");
+    cmd->callback([cfg, &run] { run = [cfg] { return server::run_server(*cfg); }; });
+}
+
+}  // namespace outpost::app

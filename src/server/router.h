@@ -1,0 +1,45 @@
+// Outpost — the HTTP router: a pure request -> response function (STYLE.md 7). It never
+// touches sockets, so every route is tested without a network.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "server/hub.h"
+
+namespace outpost::server {
+
+struct HttpRequest {
+    std::string method;  // "GET", "POST", …
+    std::string target;  // path and query
+    std::string body;
+};
+
+struct HttpResponse {
+    int status = 200;
+    std::string content_type = "application/json";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// The web UI's files (web/dist), read into memory at start.
+class StaticFiles {
+public:
+    // Loads every file below dir; a missing dir leaves a page that says how to build it.
+    static StaticFiles load(const std::string& dir);
+    const std::pair<std::string, std::string>* find(const std::string& path) const;  // {body, content type}
+    size_t size() const { return files_.size(); }
+
+private:
+    std::map<std::string, std::pair<std::string, std::string>> files_;
+};
+
+HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files);
+
+// Splits "/a/b?x=1&y=2" into path and decoded query parameters.
+std::pair<std::string, std::map<std::string, std::string>> split_target(const std::string& target);
+
+}  // namespace outpost::server

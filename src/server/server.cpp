@@ -1,0 +1,261 @@
+// Outpost — the network layer (the Beast layout of STYLE.md 7): a listener, an HTTP
+// session per connection, a WebSocket session after an upgrade. Each connection
+// lives on its own strand with a single-writer queue; timeouts and size limits
+// everywhere. Nothing here knows the rules: the router and the hub do.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/server.h"
+
+#include "server/net.h"  // first: see net.h
+
+#include <chrono>
+#include <deque>
+#include <iostream>
+#include <random>
+
+#include "server/hub.h"
+#include "server/robot.h"
+#include "server/router.h"
+#include "server/storage.h"
+
+namespace outpost::server {
+namespace {
+
+using asio::awaitable;
+using asio::use_awaitable;
+using namespace std::chrono_literals;
+
+constexpr size_t MaxHttpBody = 64 * 1024;
+constexpr size_t MaxWsMessage = 4096;
+
+Millis monotonic_now() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+std::int64_t wall_now() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string random_token(int length) {
+    static constexpr char Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    thread_local std::mt19937_64 rng = [] {
+        std::random_device rd;
+        std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
+        return std::mt19937_64(seq);
+    }();
+    std::string s;
+    for (int i = 0; i < length; ++i) s += Alphabet[rng() % 62];
+    return s;
+}
+
+struct Shared {
+    Hub* hub;
+    const StaticFiles* files;
+};
+
+// A WebSocket connection following one game.
+class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
+public:
+    explicit WsSession(websocket::stream<beast::tcp_stream> ws) : ws_(std::move(ws)) {}
+
+    void deliver(std::shared_ptr<const std::string> message) override {
+        asio::post(ws_.get_executor(), [self = shared_from_this(), message] {
+            if (self->closed_) return;
+            // A client that reads nothing must not grow the queue without bound.
+            if (self->queue_.size() > 256) {
+                self->closed_ = true;
+                beast::get_lowest_layer(self->ws_).close();
+                return;
+            }
+            self->queue_.push_back(message);
+            if (self->queue_.size() == 1) self->write_next();
+        });
+    }
+
+    awaitable<void> run(http::request<http::string_body> req, Shared shared) {
+        const auto [path, query] = split_target(std::string(req.target()));
+        const std::string game = query.count("game") ? query.at("game") : "";
+        const std::string seat_token = query.count("seat") ? query.at("seat") : "";
+        beast::get_lowest_layer(ws_).expires_never();
+        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+        ws_.read_message_max(MaxWsMessage);
+        beast::error_code ec;
+        co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
+        if (ec) co_return;
+        auto connected = shared.hub->connect(game, seat_token, shared_from_this());
+        if (auto* e = std::get_if<ProtocolError>(&connected)) {
+            std::string text = error_json(*e);
+            co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
+            co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
+            co_return;
+        }
+        const Seat seat = std::get<Seat>(connected);
+        beast::flat_buffer buffer;
+        for (;;) {
+            buffer.clear();
+            co_await ws_.async_read(buffer, asio::redirect_error(use_awaitable, ec));
+            if (ec == websocket::error::message_too_big) {
+                deliver(std::make_shared<const std::string>(error_json({"bad_request", "message too large (the limit is 4096 bytes)"})));
+                break;  // Beast closes a stream whose message was too big
+            }
+            if (ec) break;
+            if (!ws_.got_text()) {
+                deliver(std::make_shared<const std::string>(error_json({"bad_request", "send JSON text messages"})));
+                continue;
+            }
+            shared.hub->handle_message(game, seat, beast::buffers_to_string(buffer.data()), *this);
+        }
+        closed_ = true;
+        shared.hub->disconnect(game, this);
+    }
+
+private:
+    void write_next() {
+        ws_.text(true);
+        ws_.async_write(asio::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+            self->queue_.pop_front();
+            if (ec) {
+                self->closed_ = true;
+                self->queue_.clear();
+                return;
+            }
+            if (!self->queue_.empty()) self->write_next();
+        });
+    }
+
+    websocket::stream<beast::tcp_stream> ws_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    bool closed_ = false;
+};
+
+http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version, bool keep_alive, bool head) {
+    http::response<http::string_body> res{http::status(r.status), version};
+    res.set(http::field::server, "Outpost");
+    res.set(http::field::content_type, r.content_type);
+    for (const auto& [k, v] : r.headers) res.set(k, v);
+    res.keep_alive(keep_alive);
+    res.body() = head ? std::string() : r.body;
+    res.prepare_payload();
+    if (head) res.content_length(r.body.size());
+    return res;
+}
+
+awaitable<void> http_session(tcp::socket socket, Shared shared) {
+    beast::tcp_stream stream(std::move(socket));
+    beast::flat_buffer buffer;
+    beast::error_code ec;
+    for (;;) {
+        stream.expires_after(60s);
+        http::request_parser<http::string_body> parser;
+        parser.body_limit(MaxHttpBody);
+        parser.header_limit(16 * 1024);
+        co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+        if (ec == http::error::body_limit) {
+            auto res = to_beast({413, "application/json", error_json({"bad_request", "request body too large (the limit is 64 KiB)", 413}), {}}, 11, false, false);
+            co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
+            break;
+        }
+        if (ec) break;
+        http::request<http::string_body> req = parser.release();
+        if (websocket::is_upgrade(req)) {
+            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)));
+            co_await ws->run(std::move(req), shared);
+            co_return;
+        }
+        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body()};
+        HttpResponse r;
+        try {
+            r = route(request, *shared.hub, *shared.files);
+        } catch (const std::exception& e) {
+            r = HttpResponse{500, "application/json", error_json({"internal", e.what(), 500}), {}};
+        }
+        auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head);
+        co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
+        if (ec || !res.keep_alive()) break;
+    }
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+}
+
+awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
+    for (;;) {
+        beast::error_code ec;
+        tcp::socket socket(asio::make_strand(acceptor.get_executor()));
+        co_await acceptor.async_accept(socket, asio::redirect_error(use_awaitable, ec));
+        if (ec) {
+            if (ec == asio::error::operation_aborted) co_return;
+            // Out of file descriptors and the like: wait a little and go on.
+            asio::steady_timer t(acceptor.get_executor(), 50ms);
+            co_await t.async_wait(asio::redirect_error(use_awaitable, ec));
+            continue;
+        }
+        auto ex = socket.get_executor();
+        asio::co_spawn(ex, http_session(std::move(socket), shared), asio::detached);
+    }
+}
+
+}  // namespace
+
+int run_server(const ServerConfig& config) {
+    auto storage = Storage::open(config.db, config.sync_full);
+    if (!storage) {
+        std::cerr << "outpost serve: " << storage.error().message << "\n";
+        return 1;
+    }
+    const StaticFiles files = StaticFiles::load(config.web_dir);
+    asio::io_context ioc(config.io_threads);
+
+    std::unique_ptr<Hub> hub;
+    HubEnv env;
+    env.monotonic_ms = monotonic_now;
+    env.wall_ms = wall_now;
+    env.random_token = random_token;
+    env.levels_json = [] { return RobotPool::levels_json(); };
+    env.level_elo = [](int level) { return RobotPool::level_elo(level); };
+    env.call_back_in = [&ioc, &hub](const std::string& id, Millis delay) {
+        auto t = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(std::min<Millis>(delay, 86'400'000)));
+        t->async_wait([t, id, &hub](beast::error_code ec) {
+            if (!ec) hub->on_timer(id);
+        });
+    };
+    RobotPool robots(config.robot_threads, [&ioc, &hub](const std::string& id, int ply, Move m) {
+        asio::post(ioc, [&hub, id, ply, m] { hub->on_robot_move(id, ply, m); });
+    });
+    env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
+    hub = std::make_unique<Hub>(env, storage->get());
+
+    auto resumed = hub->resume_from_storage();
+    if (!resumed) {
+        std::cerr << "outpost serve: " << resumed.error().message << "\n";
+        return 1;
+    }
+
+    beast::error_code ec;
+    const auto address = asio::ip::make_address(config.host, ec);
+    if (ec) {
+        std::cerr << "outpost serve: bad host '" << config.host << "': " << ec.message() << "\n";
+        return 2;
+    }
+    tcp::acceptor acceptor(ioc);
+    const tcp::endpoint endpoint{address, config.port};
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+        std::cerr << "outpost serve: cannot listen on " << config.host << ":" << config.port << ": " << ec.message() << "\n";
+        return 1;
+    }
+    std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
+              << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
+              << " live games resumed, " << files.size() << " web files)" << std::endl;
+
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files}), asio::detached);
+    asio::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
+
+    std::vector<std::thread> threads;
+    for (int i = 1; i < config.io_threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
+    ioc.run();
+    for (auto& t : threads) t.join();
+    return 0;
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,22 @@
+// Outpost — `outpost serve`: HTTP and WebSocket on one port (SPEC D1).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+
+namespace outpost::server {
+
+struct ServerConfig {
+    std::string host = "127.0.0.1";
+    unsigned short port = 8080;
+    std::string db = "outpost.db";
+    std::string web_dir = "web/dist";
+    int io_threads = 2;  // measured better than 1 on two cores (bench/serve-load)
+    int robot_threads = 1;
+    bool sync_full = false;
+};
+
+// Runs until SIGINT or SIGTERM. Returns the process exit status.
+int run_server(const ServerConfig& config);
+
+}  // namespace outpost::server

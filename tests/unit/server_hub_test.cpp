@@ -1,0 +1,374 @@
+// Outpost — the game hub and router, with an exact fake clock (SPEC P2, P6, P9-P13, C5, D3, D4).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "server/hub.h"
+#include "server/router.h"
+#include "server/storage.h"
+
+using namespace outpost;
+using namespace outpost::server;
+using nlohmann::json;
+
+namespace {
+
+struct Collector : Subscriber {
+    std::vector<std::string> messages;
+    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
+    json last() const { return json::parse(messages.back()); }
+    json last_state() const {
+        for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+            json j = json::parse(*it);
+            if (j["t"] == "state") return j["game"];
+        }
+        return {};
+    }
+};
+
+struct Fixture : ::testing::Test {
+    Millis now = 1'000'000;
+    int token_counter = 0;
+    std::vector<std::pair<std::string, Millis>> callbacks;
+    std::vector<RobotRequest> robot_requests;
+    std::unique_ptr<Storage> storage;
+    std::unique_ptr<Hub> hub;
+    std::string db_path;
+
+    HubEnv env() {
+        HubEnv e;
+        e.monotonic_ms = [this] { return now; };
+        e.wall_ms = [this] { return 1'700'000'000'000 + now; };
+        e.call_back_in = [this](const std::string& id, Millis d) { callbacks.emplace_back(id, d); };
+        e.ask_robot = [this](RobotRequest r) { robot_requests.push_back(std::move(r)); };
+        e.random_token = [this](int len) {
+            std::string s = "t" + std::to_string(++token_counter);
+            while (int(s.size()) < len) s += "x";
+            return s;
+        };
+        e.levels_json = [] { return std::string(R"({"v":1,"levels":[{"level":1,"elo":800}]})"); };
+        return e;
+    }
+
+    void SetUp() override {
+        db_path = (std::filesystem::temp_directory_path() /
+                   ("outpost-hub-test-" + std::to_string(::getpid()) + "-" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db")).string();
+        std::filesystem::remove(db_path);
+        storage = std::move(Storage::open(db_path).value());
+        hub = std::make_unique<Hub>(env(), storage.get());
+    }
+    void TearDown() override {
+        hub.reset();
+        storage.reset();
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+    }
+
+    CreatedGame create(const json& body) {
+        auto r = hub->create_game(body.dump());
+        if (auto* e = std::get_if<ProtocolError>(&r)) ADD_FAILURE() << e->code << ": " << e->message;
+        return std::get<CreatedGame>(r);
+    }
+    std::shared_ptr<Collector> join(const std::string& id, const std::string& token, Seat expect) {
+        auto c = std::make_shared<Collector>();
+        auto r = hub->connect(id, token, c);
+        EXPECT_TRUE(std::holds_alternative<Seat>(r));
+        if (std::holds_alternative<Seat>(r)) {
+            EXPECT_EQ(std::get<Seat>(r), expect);
+        }
+        return c;
+    }
+    void send(const std::string& id, Seat seat, Collector& c, const json& msg) { hub->handle_message(id, seat, msg.dump(), c); }
+    std::string last_error(const Collector& c) {
+        json j = c.last();
+        return j["t"] == "error" ? j["code"].get<std::string>() : "";
+    }
+};
+
+}  // namespace
+
+TEST_F(Fixture, P2HotseatGameToCheckmate) {
+    auto g = create({{"v", 1}, {"opponent", "hotseat"}, {"time_control", "5+3"}});
+    ASSERT_TRUE(g.white_token && g.black_token);
+    EXPECT_EQ(*g.white_token, *g.black_token);
+    EXPECT_EQ(g.you, Seat::BOTH);
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    json s = c->last_state();
+    EXPECT_EQ(s["status"], "ongoing");
+    EXPECT_EQ(s["legal"]["e2"], json::array({"e3", "e4"}));
+    for (const char* m : {"f2f3", "e7e5", "g2g4", "d8h4"}) send(g.id, Seat::BOTH, *c, {{"v", 1}, {"t", "move"}, {"uci", m}});
+    s = c->last_state();
+    EXPECT_EQ(s["status"], "checkmate");
+    EXPECT_EQ(s["result"], "0-1");
+    EXPECT_EQ(s["end"], "Black wins by checkmate");
+    EXPECT_EQ(s["san"].back(), "Qh4#");
+    EXPECT_TRUE(s["legal"].empty());
+}
+
+TEST_F(Fixture, P2RobotGameAsksTheRobotAndPlaysItsMove) {
+    auto g = create({{"opponent", "robot"}, {"color", "black"}, {"level", 4}});
+    EXPECT_FALSE(g.white_token.has_value());
+    ASSERT_TRUE(g.black_token.has_value());
+    ASSERT_EQ(robot_requests.size(), 1u);
+    EXPECT_EQ(robot_requests[0].ply, 0);
+    EXPECT_EQ(robot_requests[0].level, 4);
+    auto c = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    EXPECT_TRUE(c->last_state()["legal"].empty());  // the robot is to move
+    hub->on_robot_move(g.id, 0, Move(SQ_E2, SQ_E4));
+    hub->on_robot_move(g.id, 0, Move(SQ_D2, SQ_D4));  // a stale answer is ignored
+    json s = c->last_state();
+    EXPECT_EQ(s["moves"], json::array({"e2e4"}));
+    EXPECT_FALSE(s["legal"].empty());
+    EXPECT_EQ(s["players"]["white"]["kind"], "robot");
+    EXPECT_EQ(s["players"]["white"]["level"], 4);
+}
+
+TEST_F(Fixture, D4OnlyTheSeatHolderMoves) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    auto spectator = join(g.id, "", Seat::SPECTATOR);
+    auto forged = std::make_shared<Collector>();
+    auto r = hub->connect(g.id, "forged-token", forged);
+    ASSERT_TRUE(std::holds_alternative<ProtocolError>(r));
+    EXPECT_EQ(std::get<ProtocolError>(r).code, "not_your_seat");
+
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    EXPECT_EQ(last_error(*b), "not_your_turn");
+    send(g.id, Seat::SPECTATOR, *spectator, {{"t", "move"}, {"uci", "e2e4"}});
+    EXPECT_EQ(last_error(*spectator), "not_your_seat");
+    EXPECT_TRUE(spectator->last_state()["legal"].empty());
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e5"}});
+    EXPECT_EQ(last_error(*w), "illegal_move");
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"san", "e4"}});
+    EXPECT_EQ(spectator->last_state()["moves"], json::array({"e2e4"}));
+    EXPECT_EQ(b->last_state()["you"], "black");
+    EXPECT_FALSE(b->last_state()["legal"].empty());
+    EXPECT_TRUE(w->last_state()["legal"].empty());
+}
+
+TEST_F(Fixture, BadMessagesGetJsonErrorsAndTheGameGoesOn) {
+    auto g = create({{"opponent", "hotseat"}});
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    for (const std::string& bad : std::vector<std::string>{"not json", "[1,2]", "{}", R"({"t":5})", R"({"t":"fly"})", R"({"t":"move"})",
+                                  R"({"t":"move","uci":7})", R"({"t":"draw","action":"maybe"})", R"({"v":2,"t":"resign"})",
+                                  R"({"t":"give_time","seconds":"x"})", std::string(5000, '{')}) {
+        hub->handle_message(g.id, Seat::BOTH, bad, *c);
+        json j = c->last();
+        EXPECT_EQ(j["t"], "error") << bad;
+        EXPECT_FALSE(j["message"].get<std::string>().empty());
+    }
+    send(g.id, Seat::BOTH, *c, {{"t", "move"}, {"uci", "e2e4"}});
+    EXPECT_EQ(c->last_state()["ply"], 1);
+    send(g.id, Seat::BOTH, *c, {{"t", "move"}, {"uci", "e7e5"}, {"ply", 0}});  // stale premove
+    EXPECT_EQ(last_error(*c), "not_your_turn");
+}
+
+TEST_F(Fixture, CreateRejectsBadRequests) {
+    for (const std::string& bad : std::vector<std::string>{"", "{", R"({"opponent":"alien"})", R"({"level":11})", R"({"time_control":"5+"})",
+                                  R"({"fen":"8/8/8/8/8/8/8/8 w - - 0 1"})", R"({"chess960":960})", R"({"color":"green"})",
+                                  R"({"pgn":"1. e4 e5 2. Ke3 Qh4"})", R"({"name":5})"}) {
+        auto r = hub->create_game(bad);
+        ASSERT_TRUE(std::holds_alternative<ProtocolError>(r)) << bad;
+        EXPECT_EQ(std::get<ProtocolError>(r).code, "bad_request") << bad;
+    }
+}
+
+TEST_F(Fixture, P13StartFromFenPgnAndChess960) {
+    auto a = create({{"opponent", "hotseat"}, {"fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}});
+    auto ca = join(a.id, *a.white_token, Seat::BOTH);
+    EXPECT_EQ(ca->last_state()["initial_fen"], "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    auto b = create({{"opponent", "hotseat"}, {"pgn", "[Event \"x\"]\n\n1. e4 e5 2. Nf3 *"}});
+    auto cb = join(b.id, *b.white_token, Seat::BOTH);
+    EXPECT_EQ(cb->last_state()["san"], json::array({"e4", "e5", "Nf3"}));
+    auto c = create({{"opponent", "hotseat"}, {"variant", "chess960"}, {"chess960", 0}});
+    auto cc = join(c.id, *c.white_token, Seat::BOTH);
+    EXPECT_EQ(cc->last_state()["initial_fen"], "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    EXPECT_EQ(cc->last_state()["variant"], "chess960");
+}
+
+TEST_F(Fixture, P9DrawOffersClaimsResignAbort) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"casual", false}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    EXPECT_TRUE(w->last_state()["can_abort"]);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "draw"}, {"action", "offer"}});
+    EXPECT_EQ(b->last_state()["draw_offer"], "white");
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "draw"}, {"action", "decline"}});
+    EXPECT_TRUE(b->last_state()["draw_offer"].is_null());
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "claim"}, {"claim", "threefold-repetition"}});
+    EXPECT_EQ(last_error(*w), "not_allowed");
+    const char* shuffle[] = {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"};
+    for (int i = 0; i < 7; ++i) send(g.id, i % 2 ? Seat::BLACK_SEAT : Seat::WHITE_SEAT, i % 2 ? *b : *w, {{"t", "move"}, {"uci", shuffle[i]}});
+    EXPECT_FALSE(w->last_state()["can_abort"]);
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "abort"}});
+    EXPECT_EQ(last_error(*b), "not_allowed");
+    // Black claims with the move that repeats the position a third time.
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "claim"}, {"claim", "threefold-repetition"}, {"uci", "f6g8"}});
+    json s = w->last_state();
+    EXPECT_EQ(s["status"], "threefold-repetition");
+    EXPECT_EQ(s["end"], "Draw by threefold repetition");
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "resign"}});
+    EXPECT_EQ(last_error(*w), "game_over");
+
+    auto h = create({{"opponent", "invite"}, {"color", "white"}});
+    auto hw = join(h.id, *h.white_token, Seat::WHITE_SEAT);
+    send(h.id, Seat::WHITE_SEAT, *hw, {{"t", "abort"}});
+    EXPECT_EQ(hw->last_state()["status"], "aborted");
+    auto k = create({{"opponent", "invite"}, {"color", "black"}});
+    auto kb = join(k.id, *k.black_token, Seat::BLACK_SEAT);
+    send(k.id, Seat::BLACK_SEAT, *kb, {{"t", "resign"}});
+    EXPECT_EQ(kb->last_state()["end"], "White wins: Black resigned");
+}
+
+TEST_F(Fixture, P9TakebacksAgainstTheRobotAndAPerson) {
+    auto g = create({{"opponent", "robot"}, {"color", "white"}, {"casual", true}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    hub->on_robot_move(g.id, 1, Move(SQ_E7, SQ_E5));
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(w->last_state()["ply"], 0);  // both the robot's move and ours
+
+    auto h = create({{"opponent", "invite"}, {"color", "white"}});
+    auto hw = join(h.id, *h.white_token, Seat::WHITE_SEAT);
+    auto hb = join(h.id, *h.black_token, Seat::BLACK_SEAT);
+    send(h.id, Seat::WHITE_SEAT, *hw, {{"t", "move"}, {"uci", "e2e4"}});
+    send(h.id, Seat::WHITE_SEAT, *hw, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(hb->last_state()["takeback_request"], "white");
+    send(h.id, Seat::BLACK_SEAT, *hb, {{"t", "takeback"}, {"action", "accept"}});
+    EXPECT_EQ(hb->last_state()["ply"], 0);
+    send(h.id, Seat::BLACK_SEAT, *hb, {{"t", "takeback"}, {"action", "accept"}});
+    EXPECT_EQ(last_error(*hb), "not_allowed");
+}
+
+TEST_F(Fixture, C5ServerRunsTheClocksAndFlagFalls) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "1+0"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    now += 5000;
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    json clock = w->last_state()["clock"];
+    EXPECT_EQ(clock["white_ms"], 60000);  // the first moves are not timed
+    EXPECT_EQ(clock["black_ms"], 60000);
+    EXPECT_EQ(clock["running"], "white");
+    EXPECT_EQ(clock["class"], "bullet");
+    now += 10000;
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "g1f3"}});
+    EXPECT_EQ(w->last_state()["clock"]["white_ms"], 50000);
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "give_time"}, {"seconds", 15}});
+    EXPECT_EQ(w->last_state()["clock"]["white_ms"], 65000);
+    ASSERT_FALSE(callbacks.empty());
+    now += 60001;
+    hub->on_timer(g.id);
+    json s = w->last_state();
+    EXPECT_EQ(s["status"], "timeout");
+    EXPECT_EQ(s["result"], "1-0");
+    EXPECT_EQ(s["end"], "White wins on time");
+}
+
+TEST_F(Fixture, R14NoFirstMoveAbortsAnInviteGame) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "3+2"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    now += 61'000;
+    hub->on_timer(g.id);
+    EXPECT_EQ(w->last_state()["status"], "aborted");
+}
+
+TEST_F(Fixture, P6RematchSwapsColours) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"name", "Anna"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "resign"}});
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "rematch"}, {"action", "offer"}});
+    EXPECT_EQ(b->last_state()["rematch"]["offered_by"], "white");
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "rematch"}, {"action", "accept"}});
+    json rw = w->last_state()["rematch"], rb = b->last_state()["rematch"];
+    ASSERT_TRUE(rw["game"].is_string());
+    auto w2 = join(rw["game"], rw["seat"], Seat::BLACK_SEAT);  // Anna now plays black
+    auto b2 = join(rb["game"], rb["seat"], Seat::WHITE_SEAT);
+    EXPECT_EQ(w2->last_state()["players"]["black"]["name"], "Anna");
+}
+
+TEST_F(Fixture, D3GamesSurviveARestart) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "5+3"}});
+    {
+        auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+        auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+        for (const char* m : {"e2e4", "e7e5", "g1f3"}) {
+            now += 2000;
+            Seat s = std::string(m) == "e7e5" ? Seat::BLACK_SEAT : Seat::WHITE_SEAT;
+            send(g.id, s, s == Seat::WHITE_SEAT ? *w : *b, {{"t", "move"}, {"uci", m}});
+        }
+        send(g.id, Seat::WHITE_SEAT, *w, {{"t", "draw"}, {"action", "offer"}});
+    }
+    const json before = json::parse(std::get<std::string>(hub->state_json(g.id)))["game"];
+    // A new hub on the same database, as after kill -9 and a restart.
+    hub = std::make_unique<Hub>(env(), storage.get());
+    now += 1000;
+    auto resumed = hub->resume_from_storage();
+    ASSERT_TRUE(resumed.ok());
+    EXPECT_EQ(*resumed, 1);
+    const json after = json::parse(std::get<std::string>(hub->state_json(g.id)))["game"];
+    EXPECT_EQ(after["moves"], before["moves"]);
+    EXPECT_EQ(after["fen"], before["fen"]);
+    EXPECT_EQ(after["draw_offer"], "white");
+    EXPECT_EQ(after["clock"]["running"], "black");
+    EXPECT_EQ(after["clock"]["white_ms"], before["clock"]["white_ms"]);
+    EXPECT_EQ(after["clock"]["black_ms"].get<Millis>(), before["clock"]["black_ms"].get<Millis>() - 1000);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "b8c6"}});
+    EXPECT_EQ(b->last_state()["ply"], 4);
+}
+
+TEST_F(Fixture, P11PgnAndLookup) {
+    auto g = create({{"opponent", "hotseat"}, {"time_control", "5+3"}, {"name", "Anna"}});
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    for (const char* m : {"f2f3", "e7e5", "g2g4", "d8h4"}) {
+        now += 1000;
+        send(g.id, Seat::BOTH, *c, {{"t", "move"}, {"uci", m}});
+    }
+    const std::string pgn = std::get<std::string>(hub->pgn(g.id));
+    EXPECT_NE(pgn.find("[White \"Anna\"]"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("[Result \"0-1\"]"), std::string::npos);
+    EXPECT_NE(pgn.find("[TimeControl \"300+3\"]"), std::string::npos);
+    EXPECT_NE(pgn.find("[Termination \"normal\"]"), std::string::npos);
+    EXPECT_NE(pgn.find("Qh4#"), std::string::npos);
+    EXPECT_NE(pgn.find("[%clk 0:05:02]"), std::string::npos) << pgn;
+    const json found = json::parse(std::get<std::string>(hub->lookup(json{{"tokens", {*g.white_token, "nobody"}}}.dump())));
+    ASSERT_EQ(found["games"].size(), 1u);
+    EXPECT_EQ(found["games"][0]["id"], g.id);
+    EXPECT_EQ(found["games"][0]["you"], "both");
+    EXPECT_TRUE(std::holds_alternative<ProtocolError>(hub->lookup("{\"tokens\":5}")));
+}
+
+TEST_F(Fixture, RouterAnswersEveryPathWithJsonOrFiles) {
+    const StaticFiles files = StaticFiles::load("/nonexistent");
+    auto levels = route({"GET", "/api/v1/levels", ""}, *hub, files);
+    EXPECT_EQ(levels.status, 200);
+    EXPECT_EQ(json::parse(levels.body)["levels"][0]["elo"], 800);
+    auto created = route({"POST", "/api/v1/games", R"({"opponent":"hotseat"})"}, *hub, files);
+    EXPECT_EQ(created.status, 201);
+    const std::string id = json::parse(created.body)["game"];
+    EXPECT_EQ(route({"GET", "/api/v1/games/" + id, ""}, *hub, files).status, 200);
+    auto pgn = route({"GET", "/api/v1/games/" + id + "/pgn", ""}, *hub, files);
+    EXPECT_EQ(pgn.status, 200);
+    EXPECT_EQ(pgn.headers.at(0).first, "Content-Disposition");
+    for (const auto& [method, target, body, status] : std::vector<std::tuple<std::string, std::string, std::string, int>>{
+             {"POST", "/api/v1/games", "nope", 400},
+             {"GET", "/api/v1/games", "", 405},
+             {"GET", "/api/v1/games/nothere", "", 404},
+             {"GET", "/api/v1/games/../../etc/passwd", "", 404},
+             {"GET", "/api/v2/x", "", 404},
+             {"DELETE", "/", "", 405},
+             {"GET", "/missing.js", "", 404}}) {
+        auto r = route({method, target, body}, *hub, files);
+        EXPECT_EQ(r.status, status) << method << " " << target;
+        EXPECT_EQ(json::parse(r.body)["t"], "error");
+    }
+    auto page = route({"GET", "/game/abc", ""}, *hub, files);
+    EXPECT_EQ(page.status, 200);
+    EXPECT_NE(page.content_type.find("text/html"), std::string::npos);
+}
