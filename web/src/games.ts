@@ -1,0 +1,48 @@
+// P11: the games this browser holds seats in, asked of the server by their seat
+// tokens; each can be continued or replayed, and downloaded as PGN.
+import { lookupGames, pgnUrl } from './api';
+import { clear, h } from './dom';
+import { t, endText } from './i18n';
+import { savedSeats } from './store';
+import type { GameSummary } from './types';
+
+function row(g: GameSummary, token: string | undefined): HTMLElement {
+  const over = g.status !== 'ongoing';
+  const href = `#/game/${g.id}${token ? `?seat=${encodeURIComponent(token)}` : ''}`;
+  const when = typeof g.updated === 'number' ? new Date(g.updated < 1e12 ? g.updated * 1000 : g.updated) : new Date(g.updated);
+  const fake = { status: g.status, winner: g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null, end: '' } as any;
+  return h('li.game-row', { 'data-game': g.id },
+    h('a.game-link', { href },
+      h('span.players', `${g.white} ${t('vs')} ${g.black}`),
+      h('span.game-meta', [over ? endText(fake) : t('ongoing'), t('movesN', { n: g.moves }),
+        isNaN(when.getTime()) ? '' : when.toLocaleDateString()].filter(Boolean).join(' · ')),
+      h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
+    h('span.game-actions',
+      h('a.small-btn', { href }, over ? t('replay') : t('continueGame')),
+      h('a.small-btn', { href: pgnUrl(g.id), download: `outpost-${g.id}.pgn`, 'data-action': 'pgn' }, 'PGN')));
+}
+
+async function load(): Promise<Array<[GameSummary, string | undefined]>> {
+  const seats = savedSeats();
+  const games = await lookupGames([...new Set(seats.map((s) => s.token))]);
+  return games.map((g) => [g, seats.find((s) => s.game === g.id)?.token]);
+}
+
+export async function recentGames(el: HTMLElement, limit: number) {
+  if (!savedSeats().length) return;
+  try {
+    const list = (await load()).slice(0, limit);
+    if (!list.length) return;
+    clear(el, h('h2', h('a', { href: '#/games' }, t('myGames'))), h('ul.game-list', list.map(([g, tok]) => row(g, tok))));
+  } catch { /* the list is a convenience: stay quiet */ }
+}
+
+export function gamesView(mount: HTMLElement) {
+  const list = h('ul.game-list');
+  clear(mount, h('main.page', h('h1', t('myGames')), list));
+  clear(list, h('li.empty', t('loading')));
+  load().then((items) => {
+    items.sort((a, b) => String(b[0].updated).localeCompare(String(a[0].updated), undefined, { numeric: true }));
+    clear(list, items.length ? items.map(([g, tok]) => row(g, tok)) : h('li.empty', t('noGames')));
+  }).catch((e) => clear(list, h('li.empty', (e as Error).message)));
+}

@@ -1,0 +1,209 @@
+// The first screen (P1): a board at once, a big Play button, and the new-game
+// options beside it (P2, P3, C4, P13), remembered between visits.
+import { createGame, fetchLevels } from './api';
+import { Board } from './board';
+import { clear, h, toast } from './dom';
+import { t } from './i18n';
+import { PRESETS, classify, customTc } from './timecontrol';
+import { saveInvite, saveSeat } from './store';
+import type { Level, NewGameRequest } from './types';
+import { recentGames } from './games';
+
+interface Choices {
+  opponent: 'robot' | 'hotseat' | 'invite';
+  color: 'white' | 'black' | 'random';
+  level: number;
+  elo: string;        // custom Elo, '' for none
+  tc: string;         // a preset, or 'custom'
+  minutes: number; increment: number; mode: '' | 'd' | 'b'; periods: string;
+  variant: 'standard' | 'chess960';
+  chess960: string;
+  start: string;      // FEN or PGN
+  casual: boolean;
+  name: string;
+}
+
+const KEY = 'outpost.newgame';
+const defaults: Choices = {
+  opponent: 'robot', color: 'random', level: 3, elo: '', tc: '10+0', minutes: 10, increment: 0, mode: '',
+  periods: '', variant: 'standard', chess960: '', start: '', casual: true, name: '',
+};
+
+function loadChoices(): Choices {
+  try { return { ...defaults, ...JSON.parse(localStorage.getItem(KEY) ?? '{}') }; } catch { return { ...defaults }; }
+}
+function saveChoices(c: Choices) {
+  try { localStorage.setItem(KEY, JSON.stringify(c)); } catch { /* ignore */ }
+}
+
+let levelsCache: Level[] | null = null;
+
+export function timeControlOf(c: Choices): string {
+  return c.tc === 'custom' ? customTc(c) : c.tc;
+}
+
+export class HomeView {
+  private board: Board;
+  private c = loadChoices();
+  private panel: HTMLElement;
+  private levels: Level[] = levelsCache ?? [];
+
+  constructor(mount: HTMLElement) {
+    const boardEl = h('div.board', { 'aria-label': t('board') });
+    this.panel = h('div.newgame');
+    const playBtn = h('button.play-big', { type: 'button', 'data-action': 'play', onclick: () => this.start(playBtn) }, t('play'));
+    clear(mount, h('main.home-screen',
+      h('section.board-col', h('div.board-wrap', boardEl)),
+      h('aside.side.home-side',
+        h('p.tagline', t('tagline')),
+        playBtn,
+        this.panel,
+        h('div.recent', { id: 'recent' }))));
+    this.board = new Board(boardEl, { viewOnly: true, coordinates: true });
+    this.render();
+    if (!levelsCache) {
+      fetchLevels().then((l) => { levelsCache = l; this.levels = l; this.render(); }).catch(() => { /* levels without Elo */ });
+    }
+    recentGames(document.getElementById('recent')!, 5);
+  }
+
+  destroy() { this.board.destroy(); }
+
+  private set<K extends keyof Choices>(k: K, v: Choices[K]) {
+    this.c[k] = v;
+    saveChoices(this.c);
+    this.render();
+  }
+
+  private seg<K extends keyof Choices>(label: string, key: K, options: Array<[Choices[K], string]>) {
+    return h('fieldset.seg', { 'data-field': String(key) },
+      h('legend', label),
+      h('div.seg-buttons', options.map(([v, text]) => h('button', {
+        type: 'button', 'aria-pressed': String(this.c[key] === v), 'data-value': String(v),
+        onclick: () => this.set(key, v),
+      }, text))));
+  }
+
+  private render() {
+    const c = this.c;
+    const parts: HTMLElement[] = [];
+    parts.push(this.seg(t('opponent'), 'opponent', [['robot', t('opp_robot')], ['hotseat', t('opp_hotseat')], ['invite', t('opp_invite')]]));
+    if (c.opponent !== 'hotseat') parts.push(this.seg(t('color'), 'color', [['white', t('white')], ['random', t('random')], ['black', t('black')]]));
+    if (c.opponent === 'robot') {
+      const levelNums = this.levels.length ? this.levels.map((l) => l.level) : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+      parts.push(h('fieldset.levels', { 'data-field': 'level' },
+        h('legend', t('level')),
+        h('div.level-grid', levelNums.map((n) => {
+          const info = this.levels.find((l) => l.level === n);
+          return h('button.level', {
+            type: 'button', 'aria-pressed': String(!c.elo && c.level === n), 'data-value': String(n),
+            title: info?.label ?? '', 'aria-label': `${t('levelN', { level: n })}${info ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
+            onclick: () => { this.c.elo = ''; this.set('level', n); },
+          }, h('span.n', String(n)), info ? h('span.elo', String(info.elo)) : null);
+        })),
+        h('label.inline', t('customElo'), h('input.elo-input', {
+          type: 'number', min: '800', max: '2850', step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint'),
+          onchange: (e: Event) => this.set('elo', (e.target as HTMLInputElement).value),
+        }))));
+    }
+    // Time control presets, grouped by their C4 class.
+    const groups = new Map<string, string[]>();
+    for (const p of PRESETS) {
+      const cls = classify(p.tc)!;
+      groups.set(cls, [...(groups.get(cls) ?? []), p.tc]);
+    }
+    const tc = timeControlOf(c);
+    const cls = classify(tc);
+    parts.push(h('fieldset.tcs', { 'data-field': 'tc' },
+      h('legend', t('timeControl'), ' ', h('span.tc-class', { 'data-class': cls ?? 'invalid' }, cls ? t(`class_${cls}` as any) : t('invalidTc'))),
+      h('div.tc-groups', [...groups].map(([gcls, tcs]) => h('div.tc-row',
+        h('span.tc-label', t(`class_${gcls}` as any)),
+        h('div.tc-buttons', tcs.map((v) => h('button.tc', {
+          type: 'button', 'aria-pressed': String(c.tc === v), 'data-value': v,
+          'aria-label': `${PRESETS.find((p) => p.tc === v)!.label}, ${t(`class_${gcls}` as any)}`, title: v,
+          onclick: () => this.set('tc', v),
+        }, PRESETS.find((p) => p.tc === v)!.label)),
+        gcls === 'unlimited' ? h('button.tc', { type: 'button', 'aria-pressed': String(c.tc === 'custom'), 'data-value': 'custom',
+          onclick: () => this.set('tc', 'custom') }, t('custom')) : null)))),
+      c.tc === 'custom' ? h('div.custom-tc',
+        h('label', t('minutes'), h('input', { type: 'number', min: '0', max: '600', step: '0.5', value: String(c.minutes), 'data-custom': 'minutes',
+          onchange: (e: Event) => this.set('minutes', Number((e.target as HTMLInputElement).value)) })),
+        h('label', t('increment'), h('input', { type: 'number', min: '0', max: '180', value: String(c.increment), 'data-custom': 'increment',
+          onchange: (e: Event) => this.set('increment', Number((e.target as HTMLInputElement).value)) })),
+        h('label', t('incrementMode'), (() => {
+          const sel = h('select', { 'data-custom': 'mode', onchange: (e: Event) => this.set('mode', (e.target as HTMLSelectElement).value as Choices['mode']) },
+            h('option', { value: '' }, t('mode_fischer')), h('option', { value: 'd' }, t('mode_delay')), h('option', { value: 'b' }, t('mode_bronstein'))) as HTMLSelectElement;
+          sel.value = c.mode;
+          return sel;
+        })()),
+        h('label.wide', t('periods'), h('input', { type: 'text', value: c.periods, placeholder: t('periodsHint'), 'data-custom': 'periods',
+          onchange: (e: Event) => this.set('periods', (e.target as HTMLInputElement).value) })),
+        h('div.tc-preview', tc)) : null));
+    // Less common choices, folded.
+    const more = h('details.more', { open: c.variant !== 'standard' || !!c.start || undefined },
+      h('summary', t('moreOptions')),
+      this.seg(t('variant'), 'variant', [['standard', t('standard')], ['chess960', t('chess960')]]),
+      c.variant === 'chess960' ? h('label.block', t('chess960Number'), h('input', {
+        type: 'number', min: '0', max: '959', value: c.chess960, 'data-field': 'chess960',
+        onchange: (e: Event) => this.set('chess960', (e.target as HTMLInputElement).value),
+      })) : null,
+      h('label.block', t('startPosition'), h('textarea', {
+        rows: '2', placeholder: t('startPositionHint'), 'data-field': 'start', value: c.start,
+        onchange: (e: Event) => this.set('start', (e.target as HTMLTextAreaElement).value),
+      })),
+      h('label.check', h('input', { type: 'checkbox', checked: c.casual, 'data-field': 'casual',
+        onchange: (e: Event) => this.set('casual', (e.target as HTMLInputElement).checked) }),
+        h('span', t('casual'), h('small', ` — ${t('casualHint')}`))),
+      h('label.block', t('yourName'), h('input', { type: 'text', maxlength: '40', value: c.name, 'data-field': 'name',
+        onchange: (e: Event) => this.set('name', (e.target as HTMLInputElement).value) })));
+    parts.push(more);
+    const focused = document.activeElement as HTMLElement | null;
+    const focusKey = focused?.closest('[data-field]')?.getAttribute('data-field');
+    const focusVal = focused?.getAttribute('data-value');
+    clear(this.panel, parts);
+    if (focusKey && focusVal) (this.panel.querySelector(`[data-field="${focusKey}"] [data-value="${focusVal}"]`) as HTMLElement | null)?.focus();
+  }
+
+  private request(): NewGameRequest | null {
+    const c = this.c;
+    const tc = timeControlOf(c);
+    if (!classify(tc)) { toast(t('invalidTc')); return null; }
+    const req: NewGameRequest = { v: 1, opponent: c.opponent, color: c.opponent === 'hotseat' ? 'white' : c.color, time_control: tc, variant: c.variant, casual: c.casual };
+    if (c.opponent === 'robot') {
+      const elo = parseInt(c.elo, 10);
+      if (c.elo && elo >= 800 && elo <= 2850) req.elo = elo; else req.level = c.level;
+    }
+    if (c.variant === 'chess960' && c.chess960 !== '') {
+      const n = parseInt(c.chess960, 10);
+      if (n >= 0 && n <= 959) req.chess960 = n;
+    }
+    const start = c.start.trim();
+    if (start) {
+      // A FEN has a placement of eight ranks; anything else is taken for a PGN.
+      if (/^[pnbrqkPNBRQK1-8]+(\/[pnbrqkPNBRQK1-8]+){7}(\s|$)/.test(start)) req.fen = start; else req.pgn = start;
+    }
+    if (c.name.trim()) req.name = c.name.trim();
+    return req;
+  }
+
+  private async start(btn: HTMLElement) {
+    const req = this.request();
+    if (!req) return;
+    btn.setAttribute('disabled', '');
+    btn.textContent = t('starting');
+    try {
+      const r = await createGame(req);
+      const mine = r.you === 'both' ? (r.seats.white ?? r.seats.black)! : r.seats[r.you]!;
+      saveSeat({ game: r.game, token: mine, color: r.you, created: Date.now(), opponent: req.opponent });
+      if (req.opponent === 'invite' && r.you !== 'both') {
+        const other = r.seats[r.you === 'white' ? 'black' : 'white'];
+        if (other) saveInvite(r.game, other);
+      }
+      location.hash = `#/game/${r.game}?seat=${encodeURIComponent(mine)}`;
+    } catch (e) {
+      toast((e as Error).message);
+      btn.removeAttribute('disabled');
+      btn.textContent = t('play');
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// 日本語. Main screen and game screen; the rest falls back to English.
+import type { Key } from './en';
+const ja: Partial<Record<Key, string>> = {
+  play: '対局する', playAgainst: '対戦相手', newGame: '新しい対局', myGames: '自分の対局', settings: '設定',
+  language: '言語', opponent: '対戦相手', opp_robot: 'コンピューター', opp_hotseat: '同じ端末で', opp_invite: '友達を招待',
+  color: '自分の色', white: '白', black: '黒', random: 'ランダム', level: 'コンピューターのレベル',
+  levelN: 'レベル {level}', approxElo: '約 {elo} Elo', customElo: 'Elo を指定', timeControl: '持ち時間',
+  custom: 'カスタム', minutes: '分', increment: '1手ごとの加算（秒）', class_bullet: 'バレット', class_blitz: 'ブリッツ',
+  class_rapid: 'ラピッド', class_standard: 'クラシカル', class_correspondence: '通信戦', class_unlimited: '無制限',
+  unlimited: '時計なし', variant: 'バリアント', standard: '標準', chess960: 'チェス960',
+  startPosition: '局面から開始', startPositionHint: 'FEN または PGN を貼り付け', casual: 'カジュアル',
+  yourName: '名前（任意）', moreOptions: 'その他の設定', starting: '開始しています…', moves: '棋譜',
+  tagline: 'コンピューター、隣にいる友達、またはリンクで誰とでもチェスを指せます。',
+  yourTurn: 'あなたの番です', toMove: '{side}の番', robotThinking: 'コンピューターが考えています…',
+  waitingOpponent: '相手を待っています…', resign: '投了', confirmResign: '本当に投了しますか？', cancel: 'キャンセル',
+  abort: '中止', offerDraw: '引き分けを提案', drawOffered: '{side}が引き分けを提案しています', accept: '承諾',
+  decline: '拒否', takeback: '待った', rematch: '再戦', flip: '盤を反転', sound: '音', zen: '禅モード',
+  fullscreen: '全画面', downloadPgn: 'PGN をダウンロード', copy: 'コピー', copied: 'コピーしました', you: 'あなた',
+  reconnecting: '接続が切れました。再接続しています…', inviteLink: 'このリンクを対戦相手に送ってください',
+  watchLink: '観戦用リンク', piece_king: 'キング', piece_queen: 'クイーン', piece_rook: 'ルーク',
+  piece_bishop: 'ビショップ', piece_knight: 'ナイト', piece_pawn: 'ポーン', sayMove: '{side}の{piece} {from}から{to}へ',
+  sayCapture: '{side}の{piece} {from}から{to}を取る', sayCastleShort: '{side}キャスリング（キング側）',
+  sayCastleLong: '{side}キャスリング（クイーン側）', sayCheck: 'チェック', sayMate: 'チェックメイト',
+  end_checkmate: 'チェックメイトで{winner}の勝ち', end_resignation: '{loser}が投了、{winner}の勝ち',
+  end_timeout: '時間切れで{winner}の勝ち', end_stalemate: 'ステイルメイトで引き分け',
+  end_agreement: '合意により引き分け', end_aborted: '対局は中止されました',
+  'end_threefold-repetition': '同一局面3回で引き分け', 'end_fifty-moves': '50手ルールで引き分け',
+  noGames: 'まだ対局がありません。「対局する」を押して始めましょう。', robotName: 'コンピューター レベル{level}（{elo}）',
+};
+export default ja;

@@ -1,0 +1,60 @@
+// Outpost web UI: a hash router over three screens (home, game, my games).
+//   #/                      home: board and Play (P1)
+//   #/game/ID?seat=TOKEN    play (or watch, without seat) a game (P12)
+//   #/games                 my games (P11)
+import '@lichess-org/chessground/assets/chessground.base.css';
+import '@lichess-org/chessground/assets/chessground.brown.css';
+import '@lichess-org/chessground/assets/chessground.cburnett.css';
+import './style.css';
+import { h, clear } from './dom';
+import { GameView } from './game';
+import { gamesView } from './games';
+import { HomeView } from './home';
+import { currentLang, t } from './i18n';
+import { restoreZen, toggleZen } from './layout';
+import { openSettings } from './settingsview';
+import { icon } from './icons';
+import { saveSeat, seatFor } from './store';
+
+let view: { destroy(): void } | null = null;
+const app = h('div.app-body', { id: 'app', tabindex: '-1' });
+
+function header() {
+  return h('header.topbar',
+    h('a.brand', { href: '#/', 'aria-label': t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
+    h('nav', { 'aria-label': 'main' },
+      h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
+      h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
+      h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
+        onclick: () => openSettings(() => boot()) }, icon('settings'))));
+}
+
+function route() {
+  view?.destroy();
+  view = null;
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, query] = hash.split('?');
+  const params = new URLSearchParams(query ?? '');
+  const m = /^\/game\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (m) {
+    const seat = params.get('seat');
+    if (seat && !seatFor(m[1])) saveSeat({ game: m[1], token: seat, color: 'both', created: Date.now() }); // an invite link opened here
+    view = new GameView(app, m[1], seat);
+  } else if (path === '/games') {
+    gamesView(app);
+  } else {
+    view = new HomeView(app);
+  }
+  window.scrollTo(0, 0);
+}
+
+function boot() {
+  document.documentElement.lang = currentLang();
+  clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, 'Skip to content'), header(), app,
+    h('button.zen-exit', { type: 'button', 'aria-label': t('exitZen'), title: t('exitZen'), onclick: () => toggleZen(false) }, icon('close')));
+  route();
+}
+
+window.addEventListener('hashchange', route);
+restoreZen();
+boot();

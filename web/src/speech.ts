@@ -1,0 +1,62 @@
+// P16: moves in words, for the aria-live region and optional speech synthesis.
+// Plain: "White knight g1 to f3", "Black pawn e5 takes d4", "White castles kingside".
+// FIDE phonetic (Laws, Appendix for visually impaired players): "Springer Gustav eins – Felix drei".
+import { settings } from './settings';
+import { t } from './i18n';
+
+const FILES = ['Anna', 'Bella', 'Cesar', 'David', 'Eva', 'Felix', 'Gustav', 'Hector'];
+const RANKS = ['eins', 'zwei', 'drei', 'vier', 'fuenf', 'sechs', 'sieben', 'acht'];
+const PH_PIECE: Record<string, string> = { K: 'Koenig', Q: 'Dame', R: 'Turm', B: 'Laeufer', N: 'Springer', P: 'Bauer' };
+const ROLE: Record<string, string> = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+
+const phSquare = (sq: string) => `${FILES[sq.charCodeAt(0) - 97]} ${RANKS[parseInt(sq[1], 10) - 1]}`;
+
+export function describeMove(uci: string, san: string, whiteMoved: boolean): string {
+  const from = uci.slice(0, 2); const to = uci.slice(2, 4);
+  const letter = /^[KQRBN]/.test(san) ? san[0] : san.startsWith('O-O') ? 'K' : 'P';
+  const promoMatch = /=?([QRBN])/.exec(san.replace(/^[KQRBN]/, ''));
+  const promo = letter === 'P' && promoMatch ? promoMatch[1] : '';
+  const capture = san.includes('x');
+  const mate = san.includes('#'); const check = !mate && san.includes('+');
+  if (settings.phonetic) {
+    let s: string;
+    if (san.startsWith('O-O-O')) s = 'Lange Rochade';
+    else if (san.startsWith('O-O')) s = 'Kurze Rochade';
+    else {
+      s = `${PH_PIECE[letter]} ${phSquare(from)} ${capture ? 'schlaegt' : '–'} ${phSquare(to)}`;
+      if (promo) s += ` ${PH_PIECE[promo]}`;
+    }
+    if (mate) s += ' Matt'; else if (check) s += ' Schach';
+    return s;
+  }
+  const side = t(whiteMoved ? 'white' : 'black');
+  let s: string;
+  if (san.startsWith('O-O-O')) s = t('sayCastleLong', { side });
+  else if (san.startsWith('O-O')) s = t('sayCastleShort', { side });
+  else {
+    s = t(capture ? 'sayCapture' : 'sayMove', { side, piece: t(`piece_${ROLE[letter]}` as any), from, to });
+    if (promo) s += ', ' + t('sayPromote', { piece: t(`piece_${ROLE[promo]}` as any) });
+  }
+  if (mate) s += ', ' + t('sayMate'); else if (check) s += ', ' + t('sayCheck');
+  return s;
+}
+
+let live: HTMLElement | null = null;
+// Announces to screen readers (aria-live) and, if chosen, by speech synthesis.
+export function announce(text: string) {
+  if (!live) {
+    live = document.createElement('div');
+    live.id = 'announcer';
+    live.className = 'sr-only';
+    live.setAttribute('aria-live', 'polite');
+    live.setAttribute('role', 'status');
+    document.body.append(live);
+  }
+  live.textContent = text;
+  if (settings.speak && 'speechSynthesis' in window) {
+    const u = new SpeechSynthesisUtterance(text);
+    u.lang = settings.phonetic ? 'de-DE' : document.documentElement.lang || 'en';
+    speechSynthesis.cancel();
+    speechSynthesis.speak(u);
+  }
+}

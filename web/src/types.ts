@@ -1,0 +1,83 @@
+// Protocol v1 (docs/protocol.md): the shapes the server sends and accepts.
+export type Color = 'white' | 'black';
+export type Seat = Color | 'both' | 'spectator';
+
+export interface ClockState {
+  white_ms: number;
+  black_ms: number;
+  running: Color | null;
+  server_time: number;
+  time_control: string;
+  class: string;
+}
+
+export interface PlayerInfo {
+  kind: 'human' | 'robot';
+  name?: string;
+  level?: number;
+  elo?: number;
+}
+
+export interface GameState {
+  id: string;
+  variant: 'standard' | 'chess960';
+  chess960?: number;
+  initial_fen: string;
+  fen: string;
+  turn: Color;
+  ply: number;
+  moves: string[];
+  san: string[];
+  last_move: string | null;
+  check: string | null;
+  legal?: Record<string, string[]>;
+  status: string;
+  result: string;
+  winner: Color | null;
+  end: string;
+  claimable: string[];
+  draw_offer: Color | null;
+  takeback_request: Color | null;
+  can_abort: boolean;
+  clock: ClockState | null;
+  players: { white: PlayerInfo; black: PlayerInfo };
+  you: Seat;
+  rematch?: { offered_by: Color | null; game: string | null; seat: string | null } | null;
+}
+
+export interface Level { level: number; elo: number; label: string; measured: boolean }
+
+export interface NewGameRequest {
+  v: 1;
+  opponent: 'robot' | 'hotseat' | 'invite';
+  color: Color | 'random';
+  level?: number;
+  elo?: number;
+  time_control: string;
+  variant: 'standard' | 'chess960';
+  chess960?: number;
+  fen?: string;
+  pgn?: string;
+  casual: boolean;
+  name?: string;
+}
+
+export interface NewGameResponse {
+  v: 1;
+  game: string;
+  seats: { white?: string; black?: string };
+  you: Color | 'both';
+}
+
+export interface GameSummary {
+  id: string;
+  white: string;
+  black: string;
+  status: string;
+  result: string;
+  moves: number;
+  updated: number | string;
+  you: Seat;
+}
+
+export interface ServerError { v: 1; t: 'error'; code: string; message: string }

@@ -1,0 +1,61 @@
+// P4 sound (remembered), P5 full screen and zen, P7 flip, settings and P17 languages.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, newPage, shot, startGame } from './helpers.mjs';
+
+let server; let browser;
+before(async () => { server = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('sound, flip, zen, full screen', async () => {
+  const page = await newPage(browser, server.url + '/');
+  await startGame(page, { opponent: 'robot', color: 'white', tc: '5+0' });
+  const sound = page.locator('[data-tool=sound]');
+  assert.equal(await sound.getAttribute('aria-pressed'), 'true');
+  await sound.click();
+  assert.equal(await sound.getAttribute('aria-pressed'), 'false');
+  await page.reload();
+  await page.waitForSelector('.game-screen[data-status]');
+  assert.equal(await page.locator('[data-tool=sound]').getAttribute('aria-pressed'), 'false', 'remembered');
+  await page.locator('[data-tool=sound]').click();
+
+  assert.equal(await page.locator('.cg-wrap.orientation-white').count(), 1);
+  await page.click('[data-tool=flip]');
+  assert.equal(await page.locator('.cg-wrap.orientation-black').count(), 1);
+  await page.click('[data-tool=flip]');
+
+  await page.click('[data-tool=zen]');
+  assert.ok(await page.evaluate(() => document.body.classList.contains('zen')));
+  assert.equal(await page.locator('.side').isVisible(), false);
+  assert.ok(await page.locator('.clock').first().isVisible());
+  await shot(page, 'zen');
+  await page.click('.zen-exit');
+  assert.equal(await page.locator('.side').isVisible(), true);
+
+  await page.click('[data-tool=fullscreen]');
+  await page.waitForFunction(() => !!document.fullscreenElement, null, { timeout: 3000 });
+  await page.click('[data-tool=fullscreen]');
+  await page.waitForFunction(() => !document.fullscreenElement, null, { timeout: 3000 });
+});
+
+test('settings and languages', async () => {
+  const page = await newPage(browser, server.url + '/');
+  await page.click('[data-action=settings]');
+  await page.waitForSelector('dialog.settings[open]');
+  await shot(page, 'settings');
+  await page.check('[data-setting=premoveQueue]');
+  await page.selectOption('[data-setting=lang]', 'fi');
+  await page.waitForSelector('[data-action=play]');
+  assert.equal(await page.locator('[data-action=play]').textContent(), 'Pelaa');
+  await shot(page, 'home-fi');
+  for (const [lang, play] of [['ja', '対局する'], ['zh', '开始对局'], ['th', 'เล่น'], ['mr', 'खेळा']]) {
+    await page.click('[data-action=settings]');
+    await page.selectOption('[data-setting=lang]', lang);
+    await page.waitForSelector('[data-action=play]');
+    assert.equal(await page.locator('[data-action=play]').textContent(), play);
+  }
+  await shot(page, 'home-mr');
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('outpost.settings')));
+  assert.equal(stored.premoveQueue, true);
+  assert.equal(stored.lang, 'mr');
+});

@@ -1,0 +1,150 @@
+// Shared pieces of the browser tests: the server under test (OUTPOST_URL, or the
+// mock server on a free port serving web/dist), Debian's Chromium through
+// playwright-core, and board helpers that click squares as a person would.
+// SPDX-License-Identifier: GPL-3.0-or-later
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const WEB = path.join(HERE, '..');
+export const ARTIFACTS = path.join(WEB, 'test-artifacts');
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+// The server to test. Without OUTPOST_URL, the mock server (and a build of the UI
+// when web/dist is missing or older than the sources).
+export async function startServer() {
+  if (process.env.OUTPOST_URL) return { url: process.env.OUTPOST_URL.replace(/\/$/, ''), mock: null, close: async () => {} };
+  ensureBuilt();
+  const { createMockServer } = await import('./mock-server.mjs');
+  const mock = createMockServer({ robotDelayMs: 120 });
+  const url = await mock.listen(0);
+  return { url, mock, close: () => mock.close() };
+}
+
+function newest(dir) {
+  let t = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function ensureBuilt() {
+  const index = path.join(WEB, 'dist', 'index.html');
+  const src = Math.max(newest(path.join(WEB, 'src')), fs.statSync(path.join(WEB, 'index.html')).mtimeMs);
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= src) return;
+  execFileSync(process.execPath, [path.join(WEB, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: WEB, stdio: 'inherit' });
+}
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+// Playwright gives every launch a fresh, empty --user-data-dir of its own.
+export async function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function newPage(browser, url, opts = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...opts });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(url);
+  return page;
+}
+
+export async function shot(page, name) {
+  await page.waitForTimeout(250); // let animations settle
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+// The centre of a square on the screen, from the board's box and orientation.
+export async function squareCenter(page, sq) {
+  const board = page.locator('.game-screen cg-board, .home-screen cg-board').first();
+  const box = await board.boundingBox();
+  const black = await page.locator('.cg-wrap.orientation-black').count() > 0;
+  const file = sq.charCodeAt(0) - 97; const rank = parseInt(sq[1], 10) - 1;
+  const col = black ? 7 - file : file; const row = black ? rank : 7 - rank;
+  const s = box.width / 8;
+  return { x: box.x + (col + 0.5) * s, y: box.y + (row + 0.5) * s };
+}
+
+export async function clickSquare(page, sq, { touch = false } = {}) {
+  const { x, y } = await squareCenter(page, sq);
+  if (touch) await page.touchscreen.tap(x, y);
+  else await page.mouse.click(x, y);
+}
+
+// Click-click move, e.g. move(page, 'e2', 'e4').
+export async function move(page, from, to, opts) {
+  await clickSquare(page, from, opts);
+  await page.waitForTimeout(40);
+  await clickSquare(page, to, opts);
+}
+
+export async function waitPly(page, n, timeout = 10000) {
+  await page.waitForSelector(`.game-screen[data-ply="${n}"]`, { timeout });
+}
+
+export async function waitMyTurn(page, timeout = 10000) {
+  await page.waitForSelector('.game-screen[data-myturn="true"], .game-screen:not([data-status="ongoing"])[data-status]', { timeout });
+}
+
+export async function gameState(page) {
+  return page.locator('.game-screen').evaluate((el) => ({ ...el.dataset }));
+}
+
+// Starts a game from the home screen with the given panel choices.
+export async function startGame(page, { opponent = 'robot', color = 'white', tc = '-', level, start } = {}) {
+  await page.click(`[data-field=opponent] [data-value=${opponent}]`);
+  if (opponent !== 'hotseat') await page.click(`[data-field=color] [data-value="${color}"]`);
+  if (level) await page.click(`[data-field=level] [data-value="${level}"]`);
+  await page.click(`[data-field=tc] [data-value="${tc}"]`);
+  if (start !== undefined) {
+    if (!(await page.locator('details.more').evaluate((d) => d.open))) await page.click('details.more summary');
+    await page.fill('[data-field=start]', start);
+    await page.locator('[data-field=start]').dispatchEvent('change');
+  }
+  await page.click('[data-action=play]');
+  await page.waitForSelector('.game-screen[data-status]');
+}
+
+// The squares a piece on `from` may go to, as the board shows them after a click.
+export async function shownDests(page) {
+  const board = await page.locator('.game-screen cg-board').boundingBox();
+  const black = await page.locator('.cg-wrap.orientation-black').count() > 0;
+  const boxes = await page.locator('cg-board square.move-dest').evaluateAll((els) => els.map((e) => {
+    const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }));
+  const s = board.width / 8;
+  return boxes.map(({ x, y }) => {
+    const col = Math.floor((x - board.x) / s); const row = Math.floor((y - board.y) / s);
+    const file = black ? 7 - col : col; const rank = black ? row : 7 - row;
+    return `${'abcdefgh'[file]}${rank + 1}`;
+  }).filter((sq) => /^[a-h][1-8]$/.test(sq));
+}
+
+// The squares of our pieces, read from the board.
+export async function pieceSquares(page, color) {
+  const board = await page.locator('.game-screen cg-board').boundingBox();
+  const black = await page.locator('.cg-wrap.orientation-black').count() > 0;
+  const pts = await page.locator(`cg-board piece.${color}:not(.ghost):not(.fading)`).evaluateAll((els) => els.map((e) => {
+    const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }));
+  const s = board.width / 8;
+  return pts.map(({ x, y }) => {
+    const col = Math.floor((x - board.x) / s); const row = Math.floor((y - board.y) / s);
+    return `${'abcdefgh'[black ? 7 - col : col]}${(black ? row : 7 - row) + 1}`;
+  }).filter((sq) => /^[a-h][1-8]$/.test(sq));
+}
+
+export const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-web-'));

@@ -1,0 +1,78 @@
+// P2/P3: a game against the robot played by clicking, until the end or 30 moves;
+// then a takeback (casual: granted at once), resign with confirmation (P9).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, newPage, shot, clickSquare, startGame, gameState, waitMyTurn, shownDests, pieceSquares } from './helpers.mjs';
+
+let server; let browser;
+before(async () => { server = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+// One move by clicking: try our pieces until one shows legal destinations.
+async function clickSomeMove(page, color) {
+  const squares = (await pieceSquares(page, color)).sort(() => Math.random() - 0.5);
+  for (const sq of squares) {
+    await clickSquare(page, sq);
+    const dests = await shownDests(page);
+    if (dests.length) {
+      const ply = Number((await gameState(page)).ply);
+      await clickSquare(page, dests[Math.floor(Math.random() * dests.length)]);
+      if (await page.locator('.promotion').count()) await page.click('.promotion [data-piece=q]');
+      await page.waitForSelector(`.game-screen:not([data-ply="${ply}"])`, { timeout: 5000 });
+      return true;
+    }
+  }
+  return false;
+}
+
+test('a game against the robot by clicking', async () => {
+  const page = await newPage(browser, server.url + '/');
+  await startGame(page, { opponent: 'robot', color: 'white', tc: '10+0', level: 4 });
+  const st = await gameState(page);
+  assert.equal(st.you, 'white');
+  assert.match(await page.locator('.player-bar.top .player-name').textContent(), /Robot level 4/);
+  let moves = 0;
+  while (moves < 30) {
+    await waitMyTurn(page);
+    if ((await gameState(page)).status !== 'ongoing') break;
+    assert.ok(await clickSomeMove(page, 'white'), 'a legal move was shown');
+    moves++;
+    if (moves === 6) await shot(page, 'robot-game');
+  }
+  const end = await gameState(page);
+  assert.ok(moves >= 30 || end.status !== 'ongoing');
+  if (end.status === 'ongoing') {
+    // Clocks: ours is not running while the robot thinks, and shows minutes.
+    assert.match(await page.locator('.player-bar.bottom .clock').textContent(), /^\d+:\d\d/);
+    // Takeback against the robot in a casual game: granted at once.
+    await waitMyTurn(page);
+    const before = Number((await gameState(page)).ply);
+    await page.click('[data-action=takeback]');
+    await page.waitForSelector(`.game-screen[data-ply="${before - 2}"]`);
+    // Resign asks first.
+    await page.click('[data-action=resign]');
+    await page.waitForSelector('[data-action=resign-confirm]');
+    await shot(page, 'robot-resign-confirm');
+    await page.click('[data-action=resign-confirm]');
+    await page.waitForSelector('.game-screen[data-status=resignation]');
+    assert.match(await page.locator('.end-text').textContent(), /Black wins: White resigned/);
+  }
+  await shot(page, 'robot-end');
+  // Rematch against the robot starts a new game at once, colours swapped.
+  const id = page.url();
+  await page.click('[data-action=rematch]');
+  await page.waitForURL((u) => u.toString() !== id);
+  await page.waitForSelector('.game-screen[data-you=black]');
+});
+
+test('abort before the first moves, and errors as messages', async () => {
+  const page = await newPage(browser, server.url + '/');
+  await startGame(page, { opponent: 'robot', color: 'white', tc: '5+3' });
+  await page.fill('.move-input', 'Ke2');
+  await page.press('.move-input', 'Enter');
+  await page.waitForSelector('.toast.show.error');
+  assert.match(await page.locator('.toast').textContent(), /illegal/i);
+  await page.click('[data-action=abort]');
+  await page.waitForSelector('.game-screen[data-status=aborted]');
+  assert.match(await page.locator('.end-text').textContent(), /Game aborted/);
+});
