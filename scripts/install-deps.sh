@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages that Outpost needs to build, test and benchmark.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Idempotent and fast when everything is there: it asks dpkg first and calls apt
+# only for what is missing. Runs as root (CI) or through sudo.
+# To add a dependency, add its Debian package name to PACKAGES below.
+set -euo pipefail
+
+PACKAGES=(
+  # Toolchain and build
+  build-essential g++ cmake ninja-build
+  # Tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # Libraries
+  libcli11-dev          # command line of the outpost executable
+  nlohmann-json3-dev    # JSON protocol (server)
+  libboost-dev          # Asio/Beast (server)
+  libsqlite3-dev        # storage (server)
+  # Fuzzing: clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
+  # Scripts, test data generation, and the reference engine for bench/
+  python3 stockfish
+  # Browser tests: Debian's Chromium, driven by playwright-core (no browser download)
+  chromium
+)
+# The web UI is built with Node.js 20 and npm (Vite 8). The machines we run on have
+# them; a bare Debian 12 gets Debian's own packages.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm)
+fi
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages are installed"
+  exit 0
+fi
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then SUDO=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+
+echo "install-deps: installing ${missing[*]}"
+for attempt in 1 2 3; do
+  if "${SUDO[@]}" apt-get update -q &&
+     "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+    exit 0
+  fi
+  echo "install-deps: apt-get failed (attempt $attempt of 3)" >&2
+  sleep $((attempt * 10))
+done
+exit 1
