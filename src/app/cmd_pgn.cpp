@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "chess/fen.h"
+#include "chess/game.h"
 #include "chess/pgn.h"
 #include "chess/uci.h"
 
@@ -13,11 +14,32 @@ namespace outpost::app {
 namespace {
 
 // One line per game, tab-separated: number, Result tag, plies on the main line, final
-// FEN. Every field is printed here and nowhere else, so that later fields (game status,
-// claimable draws) are added in one place.
-void print_replayed_game(std::ostream& out, int number, const PgnGame& game) {
-    out << number << '\t' << game.tag("Result").value_or("*") << '\t' << game.moves.size() << '\t'
-        << to_fen(game.final_position()) << '\n';
+// FEN, the status after the last move (an automatic ending or `ongoing`), and the
+// draws the player to move could claim (`-` for none). Every field is printed here.
+void print_replayed_game(std::ostream& out, int number, const PgnGame& pgn, const Game& game) {
+    std::string claims;
+    for (DrawClaim c : game.claimable_draws()) claims += (claims.empty() ? "" : ",") + std::string(claim_id(c));
+    out << number << '\t' << pgn.tag("Result").value_or("*") << '\t' << pgn.moves.size() << '\t'
+        << to_fen(game.position()) << '\t' << status_id(game.status()) << '\t' << (claims.empty() ? "-" : claims)
+        << '\n';
+}
+
+// Plays the main line under the Laws (strict claims). A move after an automatic
+// ending (mate, stalemate, dead position, fivefold, 75 moves) is an error.
+Result<Game> referee(const PgnGame& pgn) {
+    Game game(pgn.start);
+    const std::vector<Move> moves = pgn.mainline();
+    for (size_t i = 0; i < moves.size(); ++i) {
+        const Position& pos = game.position();
+        if (game.is_over()) {
+            return make_error("move " + std::to_string(pos.fullmove_number()) +
+                              (pos.side_to_move() == WHITE ? " (white)" : " (black)") + ": '" + pgn.moves[i].san +
+                              "' comes after the game ended: " + describe(game.outcome()) + " (" +
+                              std::string(status_id(game.status())) + ")");
+        }
+        if (auto played = game.play(moves[i]); !played) return played.error();
+    }
+    return game;
 }
 
 int replay(const std::vector<std::string>& files) {
@@ -44,7 +66,14 @@ int replay(const std::vector<std::string>& files) {
                 std::cerr << "outpost pgn replay: " << file << ": " << game->error().message << "\n";
                 return 1;
             }
-            print_replayed_game(std::cout, ++number, **game);
+            auto refereed = referee(**game);
+            if (!refereed) {
+                std::cout.flush();
+                std::cerr << "outpost pgn replay: " << file << ": game " << reader.game_number() << ", "
+                          << refereed.error().message << "\n";
+                return 1;
+            }
+            print_replayed_game(std::cout, ++number, **game, *refereed);
         }
     }
     return 0;

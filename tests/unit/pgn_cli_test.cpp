@@ -74,17 +74,17 @@ TEST_F(PgnCliN4, ReplayPrintsOneLinePerGameAcrossFiles) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.out,
-              "1\t1-0\t13\trn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7\n"
-              "2\t1/2-1/2\t36\tr2q2k1/1pp3p1/p3p2p/3n4/P2b4/6NP/1P3PP1/R1BQ2K1 w - - 0 19\n"
-              "3\t1-0\t24\t8/8/kQ6/2K5/8/8/8/8 b - - 18 13\n"
-              "4\t*\t22\tbbk4r/ppp1pppp/8/4N3/2nr4/8/PP2PPPP/BBK4R w - - 0 12\n"
-              "5\t1/2-1/2\t8\tbbqn1rk1/ppppprpp/5n2/5p2/5P2/5N2/PPPPPRPP/BBQN1RK1 w - - 6 5\n");
+              "1\t1-0\t13\trn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7\tcheckmate\t-\n"
+              "2\t1/2-1/2\t36\tr2q2k1/1pp3p1/p3p2p/3n4/P2b4/6NP/1P3PP1/R1BQ2K1 w - - 0 19\tongoing\t-\n"
+              "3\t1-0\t24\t8/8/kQ6/2K5/8/8/8/8 b - - 18 13\tcheckmate\t-\n"
+              "4\t*\t22\tbbk4r/ppp1pppp/8/4N3/2nr4/8/PP2PPPP/BBK4R w - - 0 12\tongoing\t-\n"
+              "5\t1/2-1/2\t8\tbbqn1rk1/ppppprpp/5n2/5p2/5P2/5N2/PPPPPRPP/BBQN1RK1 w - - 6 5\tongoing\t-\n");
 }
 
 TEST_F(PgnCliN4, ReplayStopsAtTheFirstIllegalMove) {
     const ProcessOutput r = run({"pgn", "replay", data("illegal_game2.pgn")});
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.out, "1\t1-0\t22\tr1b2rk1/2q1bppp/p2p1n2/npp1p3/3PP3/2P2N1P/PPB2PP1/RNBQR1K1 w - - 1 12\n");
+    EXPECT_EQ(r.out, "1\t1-0\t22\tr1b2rk1/2q1bppp/p2p1n2/npp1p3/3PP3/2P2N1P/PPB2PP1/RNBQR1K1 w - - 1 12\tongoing\t-\n");
     EXPECT_EQ(r.err, "outpost pgn replay: " + data("illegal_game2.pgn") +
                          ": game 2 (line 20), move 5 (black): illegal move 'Qxd4': no queen can move to d4\n");
 }
@@ -95,8 +95,8 @@ TEST_F(PgnCliN4, ReplayReportsUnreadableMovesWithFileGameAndLine) {
     const ProcessOutput r = run({"pgn", "replay", good, bad});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out,
-              "1\t*\t2\trnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n"
-              "2\t*\t1\trnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n");
+              "1\t*\t2\trnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\tongoing\t-\n"
+              "2\t*\t1\trnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\tongoing\t-\n");
     EXPECT_EQ(r.err, "outpost pgn replay: " + bad + ": game 2 (line 8), move 2 (white): unreadable move 'Zz9'\n");
 }
 
@@ -108,9 +108,9 @@ TEST_F(PgnCliN4, ReplayUsesTheResultTagAndCountsPlies) {
     const ProcessOutput r = run({"pgn", "replay", file});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out,
-              "1\t0-1\t4\trnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n"
-              "2\t*\t0\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
-              "3\t1/2-1/2\t1\t8/3k4/8/8/8/8/4P3/4K3 w - - 1 41\n");
+              "1\t0-1\t4\trnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\tcheckmate\t-\n"
+              "2\t*\t0\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\tongoing\t-\n"
+              "3\t1/2-1/2\t1\t8/3k4/8/8/8/8/4P3/4K3 w - - 1 41\tongoing\t-\n");
 }
 
 TEST_F(PgnCliN4, ReplayFailsOnAFileThatCannotBeOpened) {
@@ -163,4 +163,40 @@ TEST_F(PgnCliN4, FromUciNamesTheFirstIllegalMove) {
     r = run({"pgn", "from-uci", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "e2e4"});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err, "outpost pgn from-uci: bad FEN: no white king\n");
+}
+
+TEST_F(PgnCliN4, ReplayReportsStatusAndClaimableDraws) {
+    // Threefold by knight moves: the repetition is claimable, not automatic (R9).
+    const std::string three = write("three.pgn",
+        "[Result \"*\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n\n"
+        "[Result \"1/2-1/2\"]\n[FEN \"8/8/3k4/8/8/3K4/8/R7 w - - 99 80\"]\n[SetUp \"1\"]\n\n80. Ra2 1/2-1/2\n\n"
+        "[Result \"1/2-1/2\"]\n[FEN \"8/8/3k4/8/8/3K4/8/R7 w - - 149 80\"]\n[SetUp \"1\"]\n\n80. Ra2 1/2-1/2\n\n"
+        "[Result \"1/2-1/2\"]\n\n1. e4 e5 *\n");
+    const ProcessOutput r = run({"pgn", "replay", three});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "1\t*\t8\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5\tongoing\tthreefold-repetition\n"
+              "2\t1/2-1/2\t1\t8/8/3k4/8/8/3K4/R7/8 b - - 100 80\tongoing\tfifty-moves\n"
+              "3\t1/2-1/2\t1\t8/8/3k4/8/8/3K4/R7/8 b - - 150 80\tseventy-five-moves\t-\n"
+              "4\t1/2-1/2\t2\trnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\tongoing\t-\n");
+}
+
+TEST_F(PgnCliN4, ReplayRejectsMovesAfterAnAutomaticEnding) {
+    // After a capture that leaves K+B v K the game is over (R7): a further move is an error.
+    const std::string after = write("after.pgn",
+                                    "[Result \"1/2-1/2\"]\n\n1. e4 e5 *\n\n"
+                                    "[Result \"1/2-1/2\"]\n[FEN \"4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1\"]\n[SetUp \"1\"]\n\n"
+                                    "1. Kxd2 Ke7 1/2-1/2\n");
+    const ProcessOutput r = run({"pgn", "replay", after});
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(r.out, "1\t1/2-1/2\t2\trnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\tongoing\t-\n");
+    EXPECT_NE(r.err.find("game 2"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("move 1 (black)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("'Ke7'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("dead-position"), std::string::npos) << r.err;
+    // After a mate no move is legal at all: the reader names it.
+    const std::string mate = write("mate.pgn", "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 3. a3 0-1\n");
+    const ProcessOutput m = run({"pgn", "replay", mate});
+    EXPECT_NE(m.status, 0);
+    EXPECT_NE(m.err.find("'a3'"), std::string::npos) << m.err;
 }
