@@ -113,7 +113,7 @@ struct NewGame {
 
 struct MessageFields {
     std::optional<std::string> uci, san, action, claim;
-    std::optional<int> seconds, ply;
+    std::optional<int> seconds, ply, lag_ms;
 };
 
 struct Hub::Room {
@@ -766,8 +766,11 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
     for (auto err : {read_field(j, "uci", m.uci), read_field(j, "san", m.san), read_field(j, "action", m.action),
                      read_field(j, "claim", m.claim)})
         if (err) return reply_error(*err);
-    for (auto err : {read_field(j, "seconds", m.seconds), read_field(j, "ply", m.ply)})
+    for (auto err : {read_field(j, "seconds", m.seconds), read_field(j, "ply", m.ply), read_field(j, "lag_ms", m.lag_ms)})
         if (err) return reply_error(*err);
+    // C5: the client's own estimate of its network lag is credited back to its clock,
+    // never more than max_lag_credit_ms (as lichess does with its lag quota).
+    if (m.lag_ms) lag_ms = std::max<Millis>(lag_ms, *m.lag_ms);
 
     std::lock_guard lock(mutex_);
     if (type == "ping") {

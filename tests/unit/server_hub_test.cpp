@@ -372,3 +372,17 @@ TEST_F(Fixture, RouterAnswersEveryPathWithJsonOrFiles) {
     EXPECT_EQ(page.status, 200);
     EXPECT_NE(page.content_type.find("text/html"), std::string::npos);
 }
+
+TEST_F(Fixture, C5LagCompensationIsCreditedUpToTheCap) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "1+0"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    now += 2000;
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "g1f3"}, {"lag_ms", 120}});
+    EXPECT_EQ(w->last_state()["clock"]["white_ms"], 60000 - 2000 + 120);
+    now += 2000;
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "b8c6"}, {"lag_ms", 5000}});
+    EXPECT_EQ(b->last_state()["clock"]["black_ms"], 60000 - 2000 + 300);
+}
