@@ -45,8 +45,8 @@ test('hotseat fool\'s mate by clicking', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action=pgn]')]);
   const text = fs.readFileSync(await download.path(), 'utf8');
   // Comments ([%clk], the end in words) and the "2..." after them are not moves.
-  const moves = text.replace(/\{[^}]*\}/g, ' ').replace(/\d+\.\.\./g, ' ').replace(/\s+/g, ' ');
-  assert.match(moves, /1\. f3 e5 2\. g4 Qh4# 0-1/);
+  const movetext = text.replace(/\{[^}]*\}/g, ' ').replace(/\d+\.\.\./g, ' ').replace(/\s+/g, ' ');
+  assert.match(movetext, /1\. f3 e5 2\. g4 Qh4# 0-1/);
   assert.match(text, /\[Result "0-1"\]/);
 });
 
