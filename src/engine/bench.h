@@ -1,8 +1,8 @@
 // Outpost — the bench signature (Stockfish `bench`, Weiss): a fixed set of
 // positions searched to a fixed depth. The node count is a fingerprint of the
 // search; a functional change says its new count in the commit message.
-#pragma once
 // SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
 
 #include <cstdint>
 #include <functional>

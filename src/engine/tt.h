@@ -4,12 +4,13 @@
 // Clusters of three 10-byte entries fill 32 bytes, so two clusters share a cache
 // line and a probe touches one line. The cluster index comes from the high bits of
 // the key (multiply-high), and an entry keeps the low 16 bits for verification:
-// bits that the index did not use, or the check would verify nothing (a bug that
-// cost a 1-35 match before it was found). Besides the key: the best move, the
-// search value, the static evaluation, the depth and one byte for the bound, a PV
-// flag and the generation of the search that wrote it. Threads read and write entries without
-// locks: a torn entry can only produce a wrong move or value, and every move read
-// from the table is checked for legality before it is played.
+// bits that the index did not use, or the check would verify nothing (that bug
+// cost a 1-39 match against glaurung before it was found). Besides the key: the
+// best move, the search value, the static evaluation, the depth and one byte for
+// the bound, a PV flag and the generation of the search that wrote it. Threads
+// read and write entries without locks: a torn entry can only produce a wrong move
+// or value, and every move read from the table is checked for legality before it
+// is played.
 #pragma once
 
 #include <cstddef>
