@@ -1,7 +1,8 @@
 // Outpost — bench/serve-load: many concurrent games over WebSockets against one
 // `outpost serve` on this machine. Each game is an invite game with two
 // connections, one per seat; a player moves a short random think time after its
-// turn begins, picking a random legal move from the server's `legal` map. Measured:
+// turn begins, picking a random legal move (the server sends the whole state on
+// connect and then one `move` message per move). Measured:
 // moves per second, and the time from a move sent by one player to the state with
 // that move reaching the opponent (median and 99th percentile).
 // SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,7 +13,10 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -34,7 +38,23 @@ struct Options {
     int games = 100;
     double seconds = 20;
     int think_ms = 2000;  // mean think time per move
+    int server_pid = 0;   // to read the server's CPU time from /proc
+    int hotseat = 0;      // games played over one connection (both seats), see main()
 };
+
+// CPU seconds (user + system) used so far by a process, from /proc/PID/stat.
+double cpu_seconds(int pid) {
+    std::ifstream in(pid ? "/proc/" + std::to_string(pid) + "/stat" : std::string("/proc/self/stat"));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) return 0;
+    std::istringstream fields(text.substr(close + 2));
+    std::string f;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && fields >> f; ++i)
+        if (i == 14 || i == 15) ticks += std::stod(f);
+    return ticks / double(sysconf(_SC_CLK_TCK));
+}
 
 struct Stats {
     std::vector<double> latencies_ms;
@@ -52,6 +72,7 @@ struct GameSlot {
 Options opts;
 Stats stats;
 Clock::time_point measure_from, measure_until;
+double cpu_from[2];  // server, this process: CPU seconds when the measurement began
 bool measuring = false;
 
 awaitable<std::string> http_post(const std::string& target, const std::string& body) {
@@ -84,10 +105,11 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
     beast::get_lowest_layer(ws).expires_never();
     co_await ws.async_handshake(opts.host, "/api/v1/ws?game=" + slot.id + "&seat=" + slot.token[side], use_awaitable);
     ++stats.connected;
-    const char* me = side == 0 ? "white" : "black";
+    const char* me = side == 0 ? "white" : "black";  // side 2: a hotseat game, both seats
     beast::flat_buffer buffer;
     asio::steady_timer think(ex);
     int last_ply_seen = -1;
+    bool chess960 = false;
     for (;;) {
         buffer.clear();
         beast::error_code ec;
@@ -100,22 +122,25 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
             ++stats.errors;
             continue;
         }
-        if (msg["t"] != "state") continue;
+        // The whole state on connect, then a `move` message per move.
+        if (msg["t"] != "state" && msg["t"] != "move") continue;
         const json& g = msg["game"];
+        if (msg["t"] == "state") chess960 = g["variant"] == "chess960";
         const int ply = g["ply"].get<int>();
         if (ply == last_ply_seen) continue;
         last_ply_seen = ply;
         // The opponent's move reached us: its latency.
-        if (ply > 0 && g["turn"] == me && ply - 1 < 1024 && measuring && now < measure_until) {
+        const bool my_turn = side == 2 || g["turn"] == me;
+        if (ply > 0 && my_turn && ply - 1 < 1024 && measuring && now < measure_until) {
             stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(now - slot.sent_at[ply - 1]).count());
         }
-        if (g["status"] != "ongoing" || g["turn"] != me || g["legal"].empty() || ply >= 1000) continue;
+        if (g["status"] != "ongoing" || !my_turn || g["legal"].empty() || ply >= 1000) continue;
         // Think, then move.
         std::exponential_distribution<double> wait(1.0 / std::max(1, opts.think_ms));
         think.expires_after(std::chrono::milliseconds(int(std::min(wait(rng), 4.0 * opts.think_ms))));
         co_await think.async_wait(asio::redirect_error(use_awaitable, ec));
         // The move: a random legal one, chosen with the rules core from the FEN.
-        auto pos = outpost::position_from_fen(g["fen"].get<std::string>(), g["variant"] == "chess960");
+        auto pos = outpost::position_from_fen(g["fen"].get<std::string>(), chess960);
         if (!pos) continue;
         const outpost::MoveList legal = outpost::legal_moves(*pos);
         if (legal.empty()) continue;
@@ -131,7 +156,10 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
 awaitable<void> run(std::vector<GameSlot>& slots) {
     auto ex = co_await asio::this_coro::executor;
     for (size_t i = 0; i < slots.size(); ++i) {
-        std::string body = co_await http_post("/api/v1/games", R"({"v":1,"opponent":"invite","color":"white","time_control":"-","casual":false})");
+        const bool hotseat = int(i) < opts.hotseat;
+        std::string body = co_await http_post(
+            "/api/v1/games", hotseat ? R"({"v":1,"opponent":"hotseat","time_control":"-","casual":false})"
+                                     : R"({"v":1,"opponent":"invite","color":"white","time_control":"-","casual":false})");
         json j = json::parse(body, nullptr, false);
         if (j.is_discarded() || !j.contains("game")) {
             std::cerr << "create failed: " << body << "\n";
@@ -142,10 +170,13 @@ awaitable<void> run(std::vector<GameSlot>& slots) {
         slots[i].token[1] = j["seats"]["black"];
     }
     for (size_t i = 0; i < slots.size(); ++i)
-        for (int side = 0; side < 2; ++side)
-            asio::co_spawn(ex, player(slots[i], side, i * 2 + side + 1), [](std::exception_ptr e) {
+        for (int side = 0; side < 2; ++side) {
+            const bool hotseat = int(i) < opts.hotseat;
+            if (hotseat && side == 1) continue;
+            asio::co_spawn(ex, player(slots[i], hotseat ? 2 : side, i * 2 + side + 1), [](std::exception_ptr e) {
                 if (e) ++stats.errors;
             });
+        }
 }
 
 }  // namespace
@@ -158,6 +189,8 @@ int main(int argc, char** argv) {
         else if (k == "--games") opts.games = std::stoi(v);
         else if (k == "--seconds") opts.seconds = std::stod(v);
         else if (k == "--think-ms") opts.think_ms = std::stoi(v);
+        else if (k == "--server-pid") opts.server_pid = std::stoi(v);
+        else if (k == "--hotseat") opts.hotseat = std::stoi(v);
     }
     asio::io_context ioc;
     std::vector<GameSlot> slots(size_t(opts.games));
@@ -172,11 +205,19 @@ int main(int argc, char** argv) {
     });
     // Warm up until every connection is open, then measure.
     asio::steady_timer timer(ioc);
+    const auto started = Clock::now();
     std::function<void(beast::error_code)> tick = [&](beast::error_code) {
-        if (!measuring && stats.connected == 2 * opts.games) {
+        if (!measuring && stats.connected == 2 * opts.games - std::min(opts.games, opts.hotseat)) {
             measuring = true;
+            cpu_from[0] = opts.server_pid ? cpu_seconds(opts.server_pid) : 0;
+            cpu_from[1] = cpu_seconds(0);
             measure_from = Clock::now();
             measure_until = measure_from + std::chrono::milliseconds(long(opts.seconds * 1000));
+        }
+        if (!measuring && Clock::now() - started > std::chrono::seconds(300)) {
+            std::fprintf(stderr, "load: only %d of the connections opened in 5 minutes\n", stats.connected);
+            ioc.stop();
+            return;
         }
         if (measuring && Clock::now() >= measure_until) {
             ioc.stop();
@@ -187,6 +228,8 @@ int main(int argc, char** argv) {
     };
     tick({});
     ioc.run();
+    const double cpu_server = opts.server_pid ? cpu_seconds(opts.server_pid) - cpu_from[0] : 0;
+    const double cpu_load = cpu_seconds(0) - cpu_from[1];
     auto& l = stats.latencies_ms;
     std::sort(l.begin(), l.end());
     const auto pct = [&](double p) { return l.empty() ? 0.0 : l[std::min(l.size() - 1, size_t(p * double(l.size())))]; };
@@ -194,5 +237,10 @@ int main(int argc, char** argv) {
     std::printf("games %d  connections %d  moves %ld  moves/s %.0f  latency p50 %.2f ms  p99 %.2f ms  max %.2f ms  errors %ld\n",
                 opts.games, stats.connected, stats.moves, measuring ? double(stats.moves) / secs : 0.0, pct(0.5), pct(0.99),
                 l.empty() ? 0.0 : l.back(), stats.errors);
+    if (measuring && stats.moves > 0)
+        std::printf("  CPU per move: server %.0f us (%.0f%% of a core), load generator %.0f us (%.0f%% of a core)%s\n",
+                    1e6 * cpu_server / double(stats.moves), 100 * cpu_server / secs, 1e6 * cpu_load / double(stats.moves),
+                    100 * cpu_load / secs, opts.hotseat ? ("; " + std::to_string(std::min(opts.games, opts.hotseat)) +
+                                                           " of the games are hotseat games on one connection").c_str() : "");
     return measuring ? 0 : 1;
 }

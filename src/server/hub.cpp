@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/hub.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -78,6 +79,55 @@ Answer<json> parse_object(std::string_view text, size_t limit) {
     return j;
 }
 
+// The legal moves by origin square as the board shows them: destination squares in
+// UCI order, standard castling also as king-takes-rook (as lichess does).
+std::vector<std::pair<Square, std::vector<std::string>>> legal_by_origin(const Position& pos) {
+    std::vector<std::pair<Square, std::vector<std::string>>> out;
+    auto add = [&](Square from, std::string to) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == from; });
+        if (it == out.end()) {
+            out.push_back({from, {}});
+            it = out.end() - 1;
+        }
+        if (std::find(it->second.begin(), it->second.end(), to) == it->second.end()) it->second.push_back(std::move(to));
+    };
+    for (Move m : legal_moves(pos)) {
+        add(m.from(), move_to_uci(m, pos.is_chess960()).substr(2, 2));
+        if (m.kind() == Move::CASTLING && !pos.is_chess960()) add(m.from(), square_name(m.to()));
+    }
+    return out;
+}
+
+// A JSON string literal (the hot path writes its messages by hand).
+void put_string(std::string& out, std::string_view s) {
+    out += '"';
+    for (char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            static constexpr char Hex[] = "0123456789abcdef";
+            out += "\\u00";
+            out += Hex[u >> 4];
+            out += Hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+void put_key(std::string& out, std::string_view key) {
+    if (out.back() != '{') out += ',';
+    put_string(out, key);
+    out += ':';
+}
+void put_null_or(std::string& out, std::string_view key, std::optional<std::string_view> v) {
+    put_key(out, key);
+    if (v) put_string(out, *v);
+    else out += "null";
+}
+
 std::string plies_to_csv(const std::vector<int>& v) {
     std::string s;
     for (int p : v) s += (s.empty() ? "" : ",") + std::to_string(p);
@@ -132,6 +182,10 @@ struct Hub::Room {
 
     bool robot(Color c) const { return (c == WHITE ? row.white_kind : row.black_kind) == "robot"; }
     bool invite() const { return row.white_kind == "human" && row.black_kind == "human" && row.white_token != row.black_token; }
+    bool may_move(Seat seat) const {
+        const Color turn = game.side_to_move();
+        return !game.is_over() && (seat == Seat::BOTH || seat_color(seat) == turn) && !robot(turn);
+    }
     Seat seat_of(std::string_view token) const {
         if (token.empty()) return Seat::SPECTATOR;
         const bool w = token == row.white_token, b = token == row.black_token;
@@ -414,25 +468,8 @@ std::string Hub::state_for(const Room& r, Seat seat) const {
     for (Move m : g.moves()) moves.push_back(move_to_uci(m, pos.is_chess960()));
     json legal = json::object();
     const Color turn = pos.side_to_move();
-    const bool may_move = !g.is_over() && (seat == Seat::BOTH || seat_color(seat) == turn) && !r.robot(turn);
-    if (may_move) {
-        for (Move m : legal_moves(pos)) {
-            const std::string from = square_name(m.from());
-            json& list = legal[from];
-            if (!list.is_array()) list = json::array();
-            const std::string uci = move_to_uci(m, pos.is_chess960());
-            const std::string to = uci.substr(2, 2);
-            bool seen = false;
-            for (const auto& t : list) seen = seen || t == to;
-            if (!seen) list.push_back(to);
-            // Standard castling may also be shown as king takes rook (as lichess does).
-            if (m.kind() == Move::CASTLING && !pos.is_chess960()) {
-                const std::string rook = square_name(m.to());
-                bool have = false;
-                for (const auto& t : list) have = have || t == rook;
-                if (!have) list.push_back(rook);
-            }
-        }
+    if (r.may_move(seat)) {
+        for (auto& [from, tos] : legal_by_origin(pos)) legal[square_name(from)] = tos;
     }
     json claimable = json::array();
     for (DrawClaim c : g.claimable_draws()) claimable.push_back(claim_id(c));
@@ -599,6 +636,99 @@ void Hub::broadcast(Room& r) {
     }
 }
 
+// After one move: a `move` message with what changed, instead of the whole state
+// (docs/protocol.md). It is written by hand, once for everyone, with the legal moves
+// added for the seat whose turn it is: this is the message a busy server sends most.
+void Hub::broadcast_move(Room& r) {
+    const Game& g = r.game;
+    const Position& pos = g.position();
+    const Color turn = pos.side_to_move();
+    const std::string uci = move_to_uci(g.moves().back(), pos.is_chess960());
+    std::string head;
+    head.reserve(640);
+    head += R"({"v":1,"t":"move","game":{)";
+    put_key(head, "id");
+    put_string(head, r.row.id);
+    put_key(head, "ply");
+    head += std::to_string(g.ply());
+    put_key(head, "uci");
+    put_string(head, uci);
+    put_key(head, "san");
+    put_string(head, r.san.back());
+    put_key(head, "fen");
+    put_string(head, to_fen(pos));
+    put_key(head, "turn");
+    put_string(head, color_name(turn));
+    put_key(head, "last_move");
+    put_string(head, uci);
+    put_null_or(head, "check", pos.in_check() ? std::optional<std::string_view>(square_name(pos.king_square(turn))) : std::nullopt);
+    put_key(head, "status");
+    put_string(head, status_id(g.status()));
+    put_key(head, "result");
+    put_string(head, result_string(g.outcome()));
+    put_null_or(head, "winner", g.outcome().winner ? std::optional<std::string_view>(color_name(*g.outcome().winner)) : std::nullopt);
+    put_key(head, "end");
+    put_string(head, g.is_over() ? describe(g.outcome()) : "");
+    put_key(head, "claimable");
+    head += '[';
+    for (DrawClaim c : g.claimable_draws()) {
+        if (head.back() != '[') head += ',';
+        put_string(head, claim_id(c));
+    }
+    head += ']';
+    put_null_or(head, "draw_offer", g.draw_offer() ? std::optional<std::string_view>(color_name(*g.draw_offer())) : std::nullopt);
+    put_null_or(head, "takeback_request", r.takeback_request ? std::optional<std::string_view>(color_name(*r.takeback_request)) : std::nullopt);
+    put_key(head, "can_abort");
+    head += g.can_abort() ? "true" : "false";
+    put_key(head, "clock");
+    {
+        const auto running = r.clock ? r.clock->running_side() : std::nullopt;
+        head += '{';
+        put_key(head, "white_ms");
+        head += r.clock ? std::to_string(std::max<Millis>(0, r.clock->remaining(WHITE))) : "null";
+        put_key(head, "black_ms");
+        head += r.clock ? std::to_string(std::max<Millis>(0, r.clock->remaining(BLACK))) : "null";
+        put_null_or(head, "running", running ? std::optional<std::string_view>(color_name(*running)) : std::nullopt);
+        put_key(head, "server_time");
+        head += std::to_string(env_.monotonic_ms());
+        put_key(head, "time_control");
+        put_string(head, r.clock ? r.row.time_control : "-");
+        put_key(head, "class");
+        put_string(head, r.clock ? time_class_name(r.clock->time_control().classify()) : "unlimited");
+        head += '}';
+    }
+    put_key(head, "legal");
+    std::shared_ptr<const std::string> cache[4];
+    for (auto it = r.subscribers.begin(); it != r.subscribers.end();) {
+        auto sub = it->second.first.lock();
+        if (!sub) {
+            it = r.subscribers.erase(it);
+            continue;
+        }
+        const Seat seat = it->second.second;
+        auto& msg = cache[size_t(seat)];
+        if (!msg) {
+            std::string m = head;
+            m += '{';
+            if (r.may_move(seat)) {
+                for (const auto& [from, tos] : legal_by_origin(pos)) {
+                    put_key(m, square_name(from));
+                    m += '[';
+                    for (const auto& to : tos) {
+                        if (m.back() != '[') m += ',';
+                        put_string(m, to);
+                    }
+                    m += ']';
+                }
+            }
+            m += "}}}";
+            msg = std::make_shared<const std::string>(std::move(m));
+        }
+        sub->deliver(msg);
+        ++it;
+    }
+}
+
 // --- Acting ------------------------------------------------------------------------
 
 Result<bool> Hub::persist(Room& r) {
@@ -632,8 +762,9 @@ Result<bool> Hub::persist(Room& r) {
     return storage_->update_game(row);
 }
 
-void Hub::after_change(Room& r) {
-    broadcast(r);
+void Hub::after_change(Room& r, bool one_move) {
+    if (one_move) broadcast_move(r);
+    else broadcast(r);
     schedule(r);
     maybe_ask_robot(r);
 }
@@ -708,8 +839,10 @@ void Hub::on_robot_move(const std::string& id, int ply, Move move) {
     if (std::holds_alternative<ProtocolError>(done)) {
         // A robot that cannot move legally has lost its mind; let it try again.
         r.robot_asked_ply = -1;
+        after_change(r);
+        return;
     }
-    after_change(r);
+    after_change(r, true);
 }
 
 Answer<bool> Hub::apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::optional<DrawClaim> claim) {
@@ -781,14 +914,20 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
     auto it = rooms_.find(id);
     if (it == rooms_.end()) return reply_error({"not_found", "no game with id '" + id.substr(0, 64) + "'", 404});
     Room& r = *it->second;
+    if (type == "sync") {
+        // A client that missed a message asks for the whole state again.
+        from.deliver(std::make_shared<const std::string>(state_for(r, seat)));
+        return;
+    }
     const bool was_over = r.game.is_over();
+    const int ply_before = r.game.ply();
     auto done = act(r, seat, type, m, lag_ms);
     if (auto* e = std::get_if<ProtocolError>(&done)) {
         reply_error(*e);
         if (!was_over && r.game.is_over()) broadcast(r);  // a flag fell as the move came in
         return;
     }
-    after_change(r);
+    after_change(r, (type == "move" || type == "claim") && r.game.ply() == ply_before + 1);
 }
 
 Answer<bool> Hub::act(Room& r, Seat seat, std::string_view type, const MessageFields& m, Millis lag_ms) {

@@ -113,11 +113,12 @@ private:
     Room* find(const std::string& id);
     Answer<bool> act(Room& r, Seat seat, std::string_view type, const struct MessageFields& m, Millis lag_ms);
     Answer<bool> apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::optional<DrawClaim> claim);
-    void after_change(Room& r);
+    void after_change(Room& r, bool one_move = false);  // one_move: a `move` message will do
     void check_flags(Room& r);
     void maybe_ask_robot(Room& r);
     void schedule(Room& r);
     void broadcast(Room& r);
+    void broadcast_move(Room& r);
     std::string state_for(const Room& r, Seat seat) const;
     Result<bool> persist(Room& r);
     Answer<CreatedGame> create_room(const struct NewGame& spec, const std::string& rematch_of);

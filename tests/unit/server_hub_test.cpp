@@ -19,12 +19,23 @@ struct Collector : Subscriber {
     std::vector<std::string> messages;
     void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
     json last() const { return json::parse(messages.back()); }
+    // The state as a client keeps it: the last `state`, with every `move` after it
+    // applied (a `move` must follow its ply exactly).
     json last_state() const {
-        for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-            json j = json::parse(*it);
-            if (j["t"] == "state") return j["game"];
+        json state;
+        for (const auto& text : messages) {
+            json j = json::parse(text);
+            if (j["t"] == "state") state = j["game"];
+            if (j["t"] != "move") continue;
+            const json& d = j["game"];
+            EXPECT_FALSE(state.is_null()) << "a move before any state";
+            EXPECT_EQ(d["ply"], state["ply"].get<int>() + 1) << "a move message out of turn";
+            for (const auto& [k, v] : d.items())
+                if (k != "uci" && k != "san") state[k] = v;
+            state["moves"].push_back(d["uci"]);
+            state["san"].push_back(d["san"]);
         }
-        return {};
+        return state;
     }
 };
 
@@ -147,6 +158,48 @@ TEST_F(Fixture, D4OnlyTheSeatHolderMoves) {
     EXPECT_EQ(b->last_state()["you"], "black");
     EXPECT_FALSE(b->last_state()["legal"].empty());
     EXPECT_TRUE(w->last_state()["legal"].empty());
+}
+
+// A `move` message carries what changed; applied to the state before it, it must
+// give exactly the state the server would send whole (asked for with `sync`), for
+// every seat, through castling, promotion, check, a draw offer and the end.
+TEST_F(Fixture, MoveMessagesFoldIntoTheFullState) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "3+2"},
+                     {"fen", "r3k2r/P7/8/8/8/8/8/R3K2R w KQkq - 0 1"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    auto spectator = join(g.id, "", Seat::SPECTATOR);
+    auto same_as_sync = [&](Collector& c, Seat seat) {
+        json folded = c.last_state();
+        Collector fresh;
+        send(g.id, seat, fresh, {{"t", "sync"}});
+        ASSERT_EQ(fresh.messages.size(), 1u);
+        json whole = json::parse(fresh.messages[0]);
+        ASSERT_EQ(whole["t"], "state");
+        json expected = whole["game"];
+        folded["clock"].erase("server_time");
+        expected["clock"].erase("server_time");
+        EXPECT_EQ(folded, expected) << "seat " << int(seat);
+    };
+    const std::vector<std::pair<Seat, const char*>> moves = {
+        {Seat::WHITE_SEAT, "e1g1"}, {Seat::BLACK_SEAT, "e8c8"}, {Seat::WHITE_SEAT, "a7a8q"}};
+    for (const auto& [seat, uci] : moves) {
+        now += 1500;  // the clocks run; the comparison is at the instant of the move
+        send(g.id, seat, seat == Seat::WHITE_SEAT ? *w : *b, {{"t", "move"}, {"uci", uci}});
+        same_as_sync(*w, Seat::WHITE_SEAT);
+        same_as_sync(*b, Seat::BLACK_SEAT);
+        same_as_sync(*spectator, Seat::SPECTATOR);
+    }
+    EXPECT_EQ(w->last_state()["san"], json::array({"O-O", "O-O-O", "a8=Q+"}));
+    EXPECT_EQ(b->last_state()["check"], "c8");
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "draw"}, {"action", "offer"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "c8c7"}});
+    same_as_sync(*w, Seat::WHITE_SEAT);
+    EXPECT_EQ(w->last_state()["draw_offer"], "black");
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "f1f7"}});
+    same_as_sync(*b, Seat::BLACK_SEAT);
+    same_as_sync(*spectator, Seat::SPECTATOR);
+    EXPECT_EQ(spectator->last_state()["ply"], 5);
 }
 
 TEST_F(Fixture, BadMessagesGetJsonErrorsAndTheGameGoesOn) {

@@ -58,6 +58,7 @@ export class GameSocket {
   private pingTimer = 0;
   private pingSent = 0;
   private reconnectTimer = 0;
+  private last: GameState | null = null; // the state as of the last message
 
   constructor(private game: string, private seat: string | null, private h: SocketHandlers) {
     this.connect();
@@ -85,8 +86,22 @@ export class GameSocket {
     ws.onmessage = (ev) => {
       let m: any;
       try { m = JSON.parse(String(ev.data)); } catch { return; }
-      if (m.t === 'state' && m.game) this.h.state(m.game as GameState);
-      else if (m.t === 'error') this.h.error(m.code, m.message);
+      if (m.t === 'state' && m.game) {
+        this.last = m.game as GameState;
+        this.h.state(this.last);
+      } else if (m.t === 'move' && m.game) {
+        // One move and what it changed (docs/protocol.md). A gap means a message was
+        // missed: ask for the whole state again.
+        const prev = this.last;
+        if (!prev || m.game.ply !== prev.ply + 1) {
+          this.send({ t: 'sync' });
+          return;
+        }
+        const { uci, san, ...changed } = m.game;
+        const next: GameState = { ...prev, ...changed, moves: [...prev.moves, uci], san: [...prev.san, san] };
+        this.last = next;
+        this.h.state(next);
+      } else if (m.t === 'error') this.h.error(m.code, m.message);
       else if (m.t === 'pong' && this.pingSent) { this.h.lag?.(performance.now() - this.pingSent); this.pingSent = 0; }
     };
     ws.onclose = () => {

@@ -51,15 +51,28 @@ async function api(url, method, body) {
   return { status: res.status, json, text };
 }
 
-// A WebSocket client that keeps every message and lets a test wait for one.
+// A WebSocket client that keeps every message and lets a test wait for one. A `move`
+// message is applied to the last state, as the UI does, and the result kept as a
+// `state` message too.
 function connect(wsUrl, game, seat) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${wsUrl}/api/v1/ws?game=${game}${seat ? `&seat=${seat}` : ''}`);
     const client = { ws, messages: [], waiters: [] };
     ws.on('message', (data) => {
       const msg = JSON.parse(data.toString());
-      client.messages.push(msg);
-      client.waiters = client.waiters.filter((w) => !w(msg));
+      const keep = (m) => {
+        client.messages.push(m);
+        client.waiters = client.waiters.filter((w) => !w(m));
+      };
+      keep(msg);
+      if (msg.t === 'state') client.state = msg.game;
+      if (msg.t === 'move') {
+        const prev = client.state;
+        assert.ok(prev && msg.game.ply === prev.ply + 1, 'a move message follows the state it changes');
+        const { uci, san, ...changed } = msg.game;
+        client.state = { ...prev, ...changed, moves: [...prev.moves, uci], san: [...prev.san, san] };
+        keep({ t: 'state', game: client.state });
+      }
     });
     ws.on('open', () => resolve(client));
     ws.on('error', reject);
