@@ -158,8 +158,8 @@ awaitable<void> run(std::vector<GameSlot>& slots) {
     for (size_t i = 0; i < slots.size(); ++i) {
         const bool hotseat = int(i) < opts.hotseat;
         std::string body = co_await http_post(
-            "/api/v1/games", hotseat ? R"({"v":1,"opponent":"hotseat","time_control":"-","casual":false})"
-                                     : R"({"v":1,"opponent":"invite","color":"white","time_control":"-","casual":false})");
+            "/api/v1/games", hotseat ? R"({"v":1,"opponent":"hotseat","time_control":"15+10","casual":false})"
+                                     : R"({"v":1,"opponent":"invite","color":"white","time_control":"15+10","casual":false})");
         json j = json::parse(body, nullptr, false);
         if (j.is_discarded() || !j.contains("game")) {
             std::cerr << "create failed: " << body << "\n";

@@ -173,6 +173,15 @@ Result<Outcome> Game::play(Move m) {
     return outcome_;
 }
 
+void Game::undo_to(const UndoPoint& u) {
+    if (u.ply < 0 || u.ply > ply()) return;
+    positions_.resize(size_t(u.ply) + 1);
+    moves_.resize(size_t(u.ply));
+    offer_plies_.resize(std::min(offer_plies_.size(), u.offer_plies));
+    draw_offer_ = u.draw_offer;
+    outcome_ = u.outcome;
+}
+
 Result<Outcome> Game::claim_draw(DrawClaim claim) {
     if (is_over()) return game_over_error(outcome_);
     if (claim == DrawClaim::THREEFOLD_REPETITION) {

@@ -142,6 +142,18 @@ public:
     // illegal, the player who sealed it loses.
     static Result<Game> resume(const Adjournment& record, GameOptions options = {});
 
+    // Taking back the last move exactly, whatever it changed (the ending, the draw
+    // offers): for a caller that could not record the move (a server whose storage
+    // failed). Cheaper than copying the game before every move.
+    struct UndoPoint {
+        Outcome outcome;
+        std::optional<Color> draw_offer;
+        size_t offer_plies = 0;
+        int ply = 0;
+    };
+    UndoPoint undo_point() const { return {outcome_, draw_offer_, offer_plies_.size(), ply()}; }
+    void undo_to(const UndoPoint& u);
+
     // The status recomputed from the history alone (property tests compare it with
     // the incrementally kept status for automatic endings).
     Status automatic_status() const;

@@ -618,7 +618,14 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
 
 void Hub::disconnect(const std::string& id, const Subscriber* who) {
     std::lock_guard lock(mutex_);
-    if (auto it = rooms_.find(id); it != rooms_.end()) it->second->subscribers.erase(who);
+    auto it = rooms_.find(id);
+    if (it == rooms_.end()) return;
+    Room& r = *it->second;
+    r.subscribers.erase(who);
+    // A finished game nobody follows leaves memory (it is read back from storage if
+    // someone opens it again), unless a rematch was made: the seat links to the rematch
+    // are known only here.
+    if (r.game.is_over() && r.subscribers.empty() && r.row.rematch_game.empty()) rooms_.erase(it);
 }
 
 void Hub::broadcast(Room& r) {
@@ -850,7 +857,17 @@ Answer<bool> Hub::apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::o
     check_flags(r);
     if (r.game.is_over()) return ProtocolError{"game_over", "time is up: " + describe(r.game.outcome()), 409};
 
-    const Game game_before = r.game;
+    // Time first: a move that arrives after the flag fell does not count. The clock is
+    // pressed on a copy (a few words), kept only if the move is legal.
+    std::optional<Clock> pressed = r.clock;
+    if (pressed && r.clock_started && !pressed->press(mover, std::min(std::max<Millis>(0, lag_ms), env_.max_lag_credit_ms))) {
+        r.clock = pressed;  // as the failed press left it: the flag fell
+        r.clock->stop();
+        (void)r.game.flag_fell(mover);
+        (void)persist(r);
+        return ProtocolError{"game_over", "time is up: " + describe(r.game.outcome()), 409};
+    }
+    const Game::UndoPoint undo = r.game.undo_point();
     const std::optional<Clock> clock_before = r.clock;
     const Position before = r.game.position();
     auto played = claim ? r.game.claim_draw_with_move(*claim, m) : r.game.play(m);
@@ -858,14 +875,7 @@ Answer<bool> Hub::apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::o
 
     if (r.clock) {
         if (r.clock_started) {
-            if (!r.clock->press(mover, std::min(std::max<Millis>(0, lag_ms), env_.max_lag_credit_ms))) {
-                // The flag fell before the move arrived: the move does not count.
-                r.game = game_before;
-                r.clock->stop();
-                (void)r.game.flag_fell(mover);
-                (void)persist(r);
-                return ProtocolError{"game_over", "time is up: " + describe(r.game.outcome()), 409};
-            }
+            r.clock = pressed;
         } else if (r.game.ply() >= 2) {
             r.clock->start(r.game.side_to_move());
             r.clock_started = true;
@@ -877,7 +887,7 @@ Answer<bool> Hub::apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::o
     r.takeback_request.reset();
     r.turn_began = env_.monotonic_ms();
     if (auto saved = persist(r); !saved) {
-        r.game = game_before;
+        r.game.undo_to(undo);
         r.clock = clock_before;
         r.san.pop_back();
         r.clock_after_ply.pop_back();

@@ -10,7 +10,9 @@
 #include <chrono>
 #include <deque>
 #include <iostream>
+#include <mutex>
 #include <random>
+#include <unordered_map>
 
 #include "server/hub.h"
 #include "server/robot.h"
@@ -186,6 +188,8 @@ awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
             co_await t.async_wait(asio::redirect_error(use_awaitable, ec));
             continue;
         }
+        // Moves are small messages that must leave at once (no Nagle delay).
+        socket.set_option(tcp::no_delay(true), ec);
         auto ex = socket.get_executor();
         asio::co_spawn(ex, http_session(std::move(socket), shared), asio::detached);
     }
@@ -209,10 +213,28 @@ int run_server(const ServerConfig& config) {
     env.random_token = random_token;
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
-    env.call_back_in = [&ioc, &hub](const std::string& id, Millis delay) {
-        auto t = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(std::min<Millis>(delay, 86'400'000)));
-        t->async_wait([t, id, &hub](beast::error_code ec) {
-            if (!ec) hub->on_timer(id);
+    // One timer per game, re-armed at every move (which cancels the wait before), and
+    // forgotten when it fires without being re-armed: a finished game leaves none.
+    // Every use of a timer object is under the timers' mutex.
+    struct Timers {
+        std::mutex mutex;
+        std::unordered_map<std::string, std::shared_ptr<asio::steady_timer>> by_game;
+    };
+    auto timers = std::make_shared<Timers>();
+    env.call_back_in = [&ioc, &hub, timers](const std::string& id, Millis delay) {
+        std::lock_guard lock(timers->mutex);
+        auto& t = timers->by_game[id];
+        if (!t) t = std::make_shared<asio::steady_timer>(ioc);
+        t->expires_after(std::chrono::milliseconds(std::min<Millis>(delay, 86'400'000)));
+        t->async_wait([t, id, &hub, timers](beast::error_code ec) {
+            if (ec) return;  // re-armed or shut down
+            {
+                std::lock_guard fired(timers->mutex);
+                auto it = timers->by_game.find(id);
+                if (it != timers->by_game.end() && it->second == t && t->expiry() <= asio::steady_timer::clock_type::now())
+                    timers->by_game.erase(it);
+            }
+            hub->on_timer(id);
         });
     };
     RobotPool robots(config.robot_threads, [&ioc, &hub](const std::string& id, int ply, Move m) {

@@ -123,7 +123,10 @@ Result<std::unique_ptr<Storage>> Storage::open(const std::string& path, bool syn
     }
     std::unique_ptr<Storage> s(new Storage(db));
     sqlite3_busy_timeout(db, 5000);
-    for (const char* sql : {"PRAGMA journal_mode=WAL;", sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;",
+    // One server owns its database: the exclusive locking mode keeps the WAL index in
+    // the process's memory and takes the file lock once instead of at every
+    // transaction (a second `outpost serve` on the same file is refused).
+    for (const char* sql : {"PRAGMA locking_mode=EXCLUSIVE;", "PRAGMA journal_mode=WAL;", sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;",
                             "PRAGMA foreign_keys=ON;", Schema}) {
         if (auto r = s->exec(sql); !r) return r.error();
     }
@@ -135,11 +138,11 @@ Storage::~Storage() {
     sqlite3_close(db_);
 }
 
-sqlite3_stmt* Storage::cached(const std::string& sql) {
+sqlite3_stmt* Storage::cached(const char* sql) {
     auto it = cache_.find(sql);
     if (it != cache_.end()) return it->second;
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) return nullptr;
+    if (sqlite3_prepare_v2(db_, sql, -1, &stmt, nullptr) != SQLITE_OK) return nullptr;
     cache_[sql] = stmt;
     return stmt;
 }
@@ -162,14 +165,14 @@ Result<bool> Storage::exec(const char* sql) {
 }
 
 Result<bool> Storage::write_game_row(const StoredGame& g, bool insert) {
-    const std::string sql = insert ? std::string("INSERT INTO games (") + GameColumns +
-                                         ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-                                         "?21,?22,?23,?24,?25,?26,?27)"
-                                   : std::string(
-                                         "UPDATE games SET updated_ms=?3, white_name=?8, black_name=?9, status=?17, "
-                                         "result=?18, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
-                                         "black_ms=?23, running=?24, turn_started_ms=?25, rematch_game=?27 WHERE id=?1");
-    Statement s(cached(sql));
+    static const std::string Insert = std::string("INSERT INTO games (") + GameColumns +
+                                      ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
+                                      "?21,?22,?23,?24,?25,?26,?27)";
+    static const std::string Update =
+        "UPDATE games SET updated_ms=?3, white_name=?8, black_name=?9, status=?17, "
+        "result=?18, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
+        "black_ms=?23, running=?24, turn_started_ms=?25, rematch_game=?27 WHERE id=?1";
+    Statement s(cached(insert ? Insert.c_str() : Update.c_str()));
     if (!s.ok()) return db_error(db_, "prepare game row");
     int i = 1;
     const auto bind = [&](const auto& v) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "chess/result.h"
@@ -80,10 +81,12 @@ private:
     Result<bool> write_game_row(const StoredGame& g, bool insert);
     std::vector<StoredGame> read_games(const char* sql, const std::vector<std::string>& params, bool with_moves);
 
-    sqlite3_stmt* cached(const std::string& sql);
+    // Prepared once per SQL text; keyed by the text's address, so `sql` must be a
+    // literal or a string that lives as long as the program.
+    sqlite3_stmt* cached(const char* sql);
 
     sqlite3* db_;
-    std::map<std::string, sqlite3_stmt*> cache_;
+    std::unordered_map<const char*, sqlite3_stmt*> cache_;
 };
 
 }  // namespace outpost::server

@@ -396,3 +396,26 @@ TEST(GameProperty, StatusEqualsRecomputedStatus) {
         }
     }
 }
+
+// The server takes back a move it could not store: undo_to restores the game exactly,
+// the ending and the draw offers included.
+TEST(GameUndo, UndoToRestoresMovesOutcomeAndOffers) {
+    Game g;
+    for (const char* m : {"f2f3", "e7e5"}) ASSERT_TRUE(g.play(*move_from_uci(g.position(), m)));
+    ASSERT_TRUE(g.offer_draw(WHITE));
+    ASSERT_TRUE(g.play(*move_from_uci(g.position(), "g2g4")));  // white's own offer stands
+    const Game before = g;
+    const Game::UndoPoint u = g.undo_point();
+    ASSERT_TRUE(g.play(*move_from_uci(g.position(), "d8h4")));  // mate, and the offer lapses
+    ASSERT_TRUE(g.is_over());
+    g.undo_to(u);
+    EXPECT_FALSE(g.is_over());
+    EXPECT_EQ(g.ply(), before.ply());
+    EXPECT_EQ(g.draw_offer(), std::optional<Color>(WHITE));
+    EXPECT_EQ(g.draw_offer_plies(), before.draw_offer_plies());
+    EXPECT_EQ(g.moves(), before.moves());
+    EXPECT_EQ(to_fen(g.position()), to_fen(before.position()));
+    EXPECT_EQ(g.status(), before.status());
+    ASSERT_TRUE(g.accept_draw(BLACK));  // the restored offer can still be accepted
+    EXPECT_EQ(g.status(), Status::AGREEMENT);
+}
