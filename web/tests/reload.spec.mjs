@@ -10,6 +10,12 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 test('reload mid-game and reconnect', async () => {
   const page = await newPage(browser, server.url + '/');
+  // Every game socket goes through the test, which can cut it as a network would.
+  const sockets = [];
+  await page.routeWebSocket(/\/api\/v1\/ws/, (ws) => {
+    ws.connectToServer();
+    sockets.push(ws);
+  });
   await startGame(page, { opponent: 'hotseat', tc: '10+5' });
   await move(page, 'e2', 'e4'); await waitPly(page, 1);
   await move(page, 'c7', 'c5'); await waitPly(page, 2);
@@ -20,12 +26,13 @@ test('reload mid-game and reconnect', async () => {
   assert.deepEqual(await page.locator('.moves .mv').allTextContents(), ['e4', 'c5']);
   await move(page, 'g1', 'f3'); await waitPly(page, 3);
 
-  if (server.mock) {
-    server.mock.dropConnections();
-    await page.waitForSelector('.conn:not([hidden])', { timeout: 3000 }).catch(() => {});
-    await page.waitForSelector('.conn[hidden]', { state: 'attached', timeout: 10000 });
-    await move(page, 'd7', 'd6'); await waitPly(page, 4);
-  }
+  // The connection drops: the page says so, reconnects by itself and play goes on.
+  const opened = sockets.length;
+  for (const ws of sockets) await ws.close({ code: 1006 }).catch(() => {});
+  await page.waitForSelector('.conn:not([hidden])', { timeout: 3000 }).catch(() => {});
+  await page.waitForSelector('.conn[hidden]', { state: 'attached', timeout: 10000 });
+  assert.ok(sockets.length > opened, 'a new connection was opened');
+  await move(page, 'd7', 'd6'); await waitPly(page, 4);
 
   // My games lists it, with a link back and a PGN download.
   await page.goto(server.url + '/#/games');
