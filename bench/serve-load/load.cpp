@@ -9,6 +9,7 @@
 #include "server/net.h"  // first: see net.h
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -75,6 +76,25 @@ Clock::time_point measure_from, measure_until;
 double cpu_from[2];  // server, this process: CPU seconds when the measurement began
 bool measuring = false;
 
+// The text of a field's value in one of the server's messages: a string without its
+// quotes, or a number, or for an object `{}` when it is empty (anything else: its
+// first character). The first occurrence of the key wins: the server writes `t`
+// and the game's scalar fields before any user text.
+std::string_view field(std::string_view text, std::string_view key) {
+    std::string pattern = "\"" + std::string(key) + "\":";
+    const size_t at = text.find(pattern);
+    if (at == std::string_view::npos) return {};
+    std::string_view rest = text.substr(at + pattern.size());
+    if (rest.empty()) return {};
+    if (rest[0] == '"') {
+        const size_t end = rest.find('"', 1);
+        return end == std::string_view::npos ? std::string_view{} : rest.substr(1, end - 1);
+    }
+    if (rest[0] == '{') return rest.size() > 1 && rest[1] == '}' ? rest.substr(0, 2) : rest.substr(0, 1);
+    const size_t end = rest.find_first_of(",}");
+    return rest.substr(0, end);
+}
+
 awaitable<std::string> http_post(const std::string& target, const std::string& body) {
     auto ex = co_await asio::this_coro::executor;
     tcp::resolver resolver(ex);
@@ -116,38 +136,42 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
         co_await ws.async_read(buffer, asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
         const auto now = Clock::now();
-        json msg = json::parse(beast::buffers_to_string(buffer.data()), nullptr, false);
-        if (msg.is_discarded()) continue;
-        if (msg["t"] == "error") {
+        // The few fields needed, read straight from the server's text (a full JSON
+        // parse per message would make this process the bottleneck of the benchmark).
+        const std::string_view text(static_cast<const char*>(buffer.data().data()), buffer.size());
+        const std::string_view type = field(text, "t");
+        if (type == "error") {
             ++stats.errors;
             continue;
         }
         // The whole state on connect, then a `move` message per move.
-        if (msg["t"] != "state" && msg["t"] != "move") continue;
-        const json& g = msg["game"];
-        if (msg["t"] == "state") chess960 = g["variant"] == "chess960";
-        const int ply = g["ply"].get<int>();
-        if (ply == last_ply_seen) continue;
+        if (type != "state" && type != "move") continue;
+        if (type == "state") chess960 = field(text, "variant") == "chess960";
+        int ply = -1;
+        const std::string_view ply_text = field(text, "ply");
+        std::from_chars(ply_text.data(), ply_text.data() + ply_text.size(), ply);
+        if (ply < 0 || ply == last_ply_seen) continue;
         last_ply_seen = ply;
         // The opponent's move reached us: its latency.
-        const bool my_turn = side == 2 || g["turn"] == me;
+        const bool my_turn = side == 2 || field(text, "turn") == me;
         if (ply > 0 && my_turn && ply - 1 < 1024 && measuring && now < measure_until) {
             stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(now - slot.sent_at[ply - 1]).count());
         }
-        if (g["status"] != "ongoing" || !my_turn || g["legal"].empty() || ply >= 1000) continue;
+        if (field(text, "status") != "ongoing" || !my_turn || field(text, "legal") == "{}" || ply >= 1000) continue;
+        const std::string fen(field(text, "fen"));
         // Think, then move.
         std::exponential_distribution<double> wait(1.0 / std::max(1, opts.think_ms));
         think.expires_after(std::chrono::milliseconds(int(std::min(wait(rng), 4.0 * opts.think_ms))));
         co_await think.async_wait(asio::redirect_error(use_awaitable, ec));
         // The move: a random legal one, chosen with the rules core from the FEN.
-        auto pos = outpost::position_from_fen(g["fen"].get<std::string>(), chess960);
+        auto pos = outpost::position_from_fen(fen, chess960);
         if (!pos) continue;
         const outpost::MoveList legal = outpost::legal_moves(*pos);
         if (legal.empty()) continue;
         const std::string uci = outpost::move_to_uci(*pos, legal[int(rng() % unsigned(legal.size()))]);
-        json m{{"v", 1}, {"t", "move"}, {"uci", uci}, {"ply", ply}};
+        const std::string m = R"({"v":1,"t":"move","uci":")" + uci + R"(","ply":)" + std::to_string(ply) + "}";
         slot.sent_at[ply] = Clock::now();
-        co_await ws.async_write(asio::buffer(m.dump()), asio::redirect_error(use_awaitable, ec));
+        co_await ws.async_write(asio::buffer(m), asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
         if (measuring) ++stats.moves;
     }
