@@ -10,7 +10,8 @@
 #   GAMES  games per level (default 20; each opening twice, colours swapped)
 #   TC     time control (default 10+0.1)
 # Environment: CONCURRENCY (default 2), LEVELS (default "4 5 6 7 8 9 10 3 2 1"),
-#   OUTDIR (PGNs and logs, default /tmp/outpost-levels), STOCKFISH (/usr/games/stockfish).
+#   OUTDIR (PGNs and logs, default /tmp/outpost-levels), STOCKFISH (/usr/games/stockfish),
+#   ELO_N (a level's Elo measured in an earlier run, for the levels below it).
 # Caveat: Stockfish calibrates UCI_Elo at longer time controls than 10+0.1, where its
 # limited levels are stronger; at 10+0.1 the ladder is softer and the Elos printed
 # here lean high.
@@ -54,6 +55,7 @@ for level in ${LEVELS:-4 5 6 7 8 9 10 3 2 1}; do
   else
     above=$((level + 1))
     base=${elo[$above]:-}
+    [ -n "$base" ] || base=$(eval echo "\${ELO_$above:-}")  # measured in an earlier run
     if [ -z "$base" ]; then echo "level $level: level $above is not measured yet"; continue; fi
     run "$level" -engine cmd="$outpost" arg=uci name="Level$above" option.Level="$above" option.Hash=16
     opponent="level $above (measured $base)"

@@ -3,6 +3,7 @@
 #include "engine/skill.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "engine/movecheck.h"
@@ -19,7 +20,7 @@ struct LevelRow {
 };
 
 // Levels 1-9; level 10 is the unrestricted engine. The target Elo of each row is
-// what the row was designed for; it is not measured yet (see level_description).
+// what the row was designed for; what was measured is in Measured below.
 constexpr LevelRow Levels[9] = {
     {1, 300, 6, 220, 400, 60, 300, 800},
     {2, 800, 6, 170, 300, 50, 300, 1000},
@@ -30,6 +31,17 @@ constexpr LevelRow Levels[9] = {
     {8, 120000, 3, 32, 30, 15, 700, 2000},
     {10, 350000, 3, 20, 10, 10, 800, 2200},
     {13, 1000000, 2, 10, 0, 5, 1000, 2400},
+};
+
+// Measured by bench/engine/levels.sh: elo, 95% error, games, opponent. Zero games:
+// not measured.
+struct Measurement {
+    int elo, error, games;
+    const char* against;
+};
+constexpr Measurement Measured[10] = {
+    {0, 0, 0, ""}, {0, 0, 0, ""}, {0, 0, 0, ""}, {0, 0, 0, ""}, {0, 0, 0, ""},
+    {0, 0, 0, ""}, {0, 0, 0, ""}, {0, 0, 0, ""}, {0, 0, 0, ""}, {0, 0, 0, ""},
 };
 
 SkillParams from_row(const LevelRow& r) {
@@ -77,16 +89,29 @@ SkillParams skill_for_level(int level) {
     return from_row(Levels[level - 1]);
 }
 
+// The Elo of each row for UCI_Elo: the measured ones when levels 1-9 were all measured
+// and come out in order, else the design targets.
+std::array<int, 9> row_elos() {
+    std::array<int, 9> measured{}, target{};
+    bool usable = true;
+    for (int i = 0; i < 9; ++i) {
+        target[size_t(i)] = Levels[i].target_elo;
+        measured[size_t(i)] = Measured[i].elo;
+        usable = usable && Measured[i].games > 0 && (i == 0 || Measured[i].elo > Measured[i - 1].elo);
+    }
+    return usable ? measured : target;
+}
+
 SkillParams skill_for_elo(int elo) {
     elo = std::clamp(elo, ELO_MIN, ELO_MAX);
-    // Position between the rows whose targets bracket the Elo.
+    // Position between the rows whose Elos bracket the Elo asked for.
+    static const std::array<int, 9> elos = row_elos();
     int i = 0;
-    while (i < 7 && Levels[i + 1].target_elo <= elo) ++i;
+    while (i < 7 && elos[size_t(i + 1)] <= elo) ++i;
     const LevelRow& a = Levels[i];
     const LevelRow& b = Levels[std::min(i + 1, 8)];
-    const double t = b.target_elo == a.target_elo
-                         ? 0.0
-                         : std::clamp(double(elo - a.target_elo) / double(b.target_elo - a.target_elo), 0.0, 1.0);
+    const int ea = elos[size_t(i)], eb = elos[size_t(std::min(i + 1, 8))];
+    const double t = eb == ea ? 0.0 : std::clamp(double(elo - ea) / double(eb - ea), 0.0, 1.0);
     auto lerp = [t](double x, double y) { return x + (y - x) * t; };
     SkillParams s = from_row(a);
     s.depth = int(std::lround(lerp(a.depth, b.depth)));
@@ -105,11 +130,23 @@ int level_target_elo(int level) {
     return level == LEVEL_MAX ? 0 : Levels[level - 1].target_elo;
 }
 
+LevelStrength level_strength(int level) {
+    level = std::clamp(level, LEVEL_MIN, LEVEL_MAX);
+    const Measurement& m = Measured[level - 1];
+    if (m.games > 0) return {m.elo, m.error, m.games, true, m.against};
+    return {level_target_elo(level), 0, 0, false, ""};
+}
+
 std::string level_description() {
-    std::string s = "Playing level 1-10 (Elo unmeasured; design targets:";
-    for (int l = LEVEL_MIN; l < LEVEL_MAX; ++l)
-        s += " " + std::to_string(l) + "=~" + std::to_string(level_target_elo(l));
-    return s + " 10=full strength)";
+    std::string s = "Playing level 1-10 (10 = full strength); Elo";
+    for (int l = LEVEL_MIN; l <= LEVEL_MAX; ++l) {
+        const LevelStrength st = level_strength(l);
+        s += (l == LEVEL_MIN ? " " : ", ") + std::to_string(l) + "=";
+        if (st.measured) s += std::to_string(st.elo) + "+/-" + std::to_string(st.error);
+        else if (st.elo) s += "~" + std::to_string(st.elo) + " (target, unmeasured)";
+        else s += "unmeasured";
+    }
+    return s + " (measured: 10+0.1 games against Stockfish UCI_Elo and our own levels, bench/engine/levels.sh)";
 }
 
 bool overlooked(const SkillParams& skill, std::uint64_t seed, Key key, Move m, bool opponent) {

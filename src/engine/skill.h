@@ -41,8 +41,18 @@ struct SkillParams {
 SkillParams skill_for_level(int level);
 // The parameters for an Elo (UCI_LimitStrength), interpolated between levels.
 SkillParams skill_for_elo(int elo);
-// The approximate Elo a level is meant to play at, and how it is known.
+// The approximate Elo a level was designed to play at.
 int level_target_elo(int level);
+// What was measured of a level (bench/engine/levels.sh): its Elo with the 95% error
+// and the games and opponent behind it; elo is the design target when not measured.
+struct LevelStrength {
+    int elo = 0;
+    int error = 0;
+    int games = 0;
+    bool measured = false;
+    const char* against = "";
+};
+LevelStrength level_strength(int level);
 std::string level_description();
 
 // Whether the search should overlook move m in a position with the given key:

@@ -68,13 +68,23 @@ void RobotPool::run() {
     }
 }
 
-int RobotPool::level_elo(int level) { return engine::level_target_elo(level); }
+int RobotPool::level_elo(int level) { return engine::level_strength(level).elo; }
 
 std::string RobotPool::levels_json() {
     nlohmann::json levels = nlohmann::json::array();
-    for (int l = engine::LEVEL_MIN; l <= engine::LEVEL_MAX; ++l)
-        levels.push_back({{"level", l}, {"elo", engine::level_target_elo(l)}, {"measured", false},
-                          {"label", "Level " + std::to_string(l) + " (about " + std::to_string(engine::level_target_elo(l)) + ")"}});
+    for (int l = engine::LEVEL_MIN; l <= engine::LEVEL_MAX; ++l) {
+        const engine::LevelStrength st = engine::level_strength(l);
+        std::string label = "Level " + std::to_string(l);
+        if (st.measured)
+            label += " (" + std::to_string(st.elo) + " \u00b1 " + std::to_string(st.error) + " Elo, measured in " +
+                     std::to_string(st.games) + " games against " + st.against + ")";
+        else if (st.elo)
+            label += " (about " + std::to_string(st.elo) + ", a design target, not measured)";
+        else
+            label += " (full strength)";
+        levels.push_back({{"level", l}, {"elo", st.elo}, {"error", st.error}, {"games", st.games},
+                          {"measured", st.measured}, {"label", label}});
+    }
     return nlohmann::json{{"v", 1}, {"levels", levels}, {"elo_min", engine::ELO_MIN}, {"elo_max", engine::ELO_MAX}}.dump();
 }
 

@@ -97,9 +97,9 @@ export class HomeView {
           const info = this.levels.find((l) => l.level === n);
           return h('button.level', {
             type: 'button', 'aria-pressed': String(!c.elo && c.level === n), 'data-value': String(n),
-            title: info?.label ?? '', 'aria-label': `${t('levelN', { level: n })}${info ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
+            title: info?.label ?? '', 'aria-label': `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
             onclick: () => { this.c.elo = ''; this.set('level', n); },
-          }, h('span.n', String(n)), info ? h('span.elo', String(info.elo)) : null);
+          }, h('span.n', String(n)), info?.elo ? h('span.elo', info.measured ? `${info.elo}` : `~${info.elo}?`) : null);
         })),
         h('label.inline', t('customElo'), h('input.elo-input', {
           type: 'number', min: '800', max: '2850', step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint'),

@@ -45,7 +45,8 @@ export interface GameState {
   rematch?: { offered_by: Color | null; game: string | null; seat: string | null } | null;
 }
 
-export interface Level { level: number; elo: number; label: string; measured: boolean }
+// elo: measured when `measured`, else the design target (0: not known); error: the 95% margin.
+export interface Level { level: number; elo: number; label: string; measured: boolean; error?: number; games?: number }
 
 export interface NewGameRequest {
   v: 1;
