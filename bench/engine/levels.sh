@@ -25,8 +25,15 @@ outdir=${OUTDIR:-/tmp/outpost-levels}
 openings=${OPENINGS:-$here/../../tests/data/openings/outpost-balanced.epd}
 mkdir -p "$outdir"
 declare -A elo
-# The design targets, to choose an opponent close in strength.
-target() { case $1 in 10) echo 2850 ;; *) echo $((600 + 200 * $1)) ;; esac; }
+# The Elo the engine gives a level (measured, or its design target), to choose an
+# opponent close in strength; full strength meets the top of the ladder.
+description=$(echo uci | "$outpost" uci | grep "Playing level" || true)
+target() {
+  local e
+  e=$(echo "$description" | grep -o " $1=~\?[0-9]*" | grep -o "[0-9]*$" || true)
+  if [ -z "$e" ] || [ "$1" -eq 10 ]; then e=2850; fi
+  echo "$e"
+}
 
 run() {  # level opponent-args... -> sets diff, err, score
   local level=$1; shift
