@@ -241,7 +241,9 @@ TEST(EngineLevels, EveryLevelAnswersQuicklyWithALegalMove) {
 TEST(EngineLevels, LimitStrengthUsesTheSameMechanism) {
     Engine e;
     ASSERT_TRUE(e.set_option("UCI_LimitStrength", "true").ok());
-    ASSERT_TRUE(e.set_option("UCI_Elo", "1100").ok());
+    // An Elo between those of levels 2 and 3 plays between them.
+    const int elo = (level_strength(2).elo + level_strength(3).elo) / 2;
+    ASSERT_TRUE(e.set_option("UCI_Elo", std::to_string(elo)).ok());
     const SkillParams s = e.skill();
     EXPECT_TRUE(s.enabled);
     EXPECT_GE(s.depth, skill_for_level(2).depth);
