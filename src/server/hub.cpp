@@ -3,9 +3,11 @@
 #include "server/hub.h"
 
 #include <algorithm>
+#include <array>
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "chess/bitboard.h"
 #include "chess/chess960.h"
 #include "chess/fen.h"
 #include "chess/game_pgn.h"
@@ -79,23 +81,18 @@ Answer<json> parse_object(std::string_view text, size_t limit) {
     return j;
 }
 
-// The legal moves by origin square as the board shows them: destination squares in
-// UCI order, standard castling also as king-takes-rook (as lichess does).
-std::vector<std::pair<Square, std::vector<std::string>>> legal_by_origin(const Position& pos) {
-    std::vector<std::pair<Square, std::vector<std::string>>> out;
-    auto add = [&](Square from, std::string to) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == from; });
-        if (it == out.end()) {
-            out.push_back({from, {}});
-            it = out.end() - 1;
-        }
-        if (std::find(it->second.begin(), it->second.end(), to) == it->second.end()) it->second.push_back(std::move(to));
-    };
+// The legal moves by origin square as the board shows them: for each square the
+// set of destinations, standard castling also as king-takes-rook (as lichess does),
+// Chess960 castling as king-takes-rook only (as UCI writes it).
+std::array<Bitboard, 64> legal_by_origin(const Position& pos) {
+    std::array<Bitboard, 64> dests{};
     for (Move m : legal_moves(pos)) {
-        add(m.from(), move_to_uci(m, pos.is_chess960()).substr(2, 2));
-        if (m.kind() == Move::CASTLING && !pos.is_chess960()) add(m.from(), square_name(m.to()));
+        Bitboard& d = dests[size_t(m.from())];
+        d |= square_bb(m.to());
+        if (m.kind() == Move::CASTLING && !pos.is_chess960())
+            d |= square_bb(make_square(m.to() > m.from() ? FILE_G : FILE_C, rank_of(m.from())));
     }
-    return out;
+    return dests;
 }
 
 // A JSON string literal (the hot path writes its messages by hand).
@@ -469,7 +466,13 @@ std::string Hub::state_for(const Room& r, Seat seat) const {
     json legal = json::object();
     const Color turn = pos.side_to_move();
     if (r.may_move(seat)) {
-        for (auto& [from, tos] : legal_by_origin(pos)) legal[square_name(from)] = tos;
+        const auto dests = legal_by_origin(pos);
+        for (int from = 0; from < 64; ++from) {
+            if (!dests[size_t(from)]) continue;
+            json tos = json::array();
+            for (Bitboard b = dests[size_t(from)]; b; b &= b - 1) tos.push_back(square_name(lsb(b)));
+            legal[square_name(Square(from))] = std::move(tos);
+        }
     }
     json claimable = json::array();
     for (DrawClaim c : g.claimable_draws()) claimable.push_back(claim_id(c));
@@ -718,12 +721,14 @@ void Hub::broadcast_move(Room& r) {
             std::string m = head;
             m += '{';
             if (r.may_move(seat)) {
-                for (const auto& [from, tos] : legal_by_origin(pos)) {
-                    put_key(m, square_name(from));
+                const auto dests = legal_by_origin(pos);
+                for (int from = 0; from < 64; ++from) {
+                    if (!dests[size_t(from)]) continue;
+                    put_key(m, square_name(Square(from)));
                     m += '[';
-                    for (const auto& to : tos) {
+                    for (Bitboard b = dests[size_t(from)]; b; b &= b - 1) {
                         if (m.back() != '[') m += ',';
-                        put_string(m, to);
+                        put_string(m, square_name(lsb(b)));
                     }
                     m += ']';
                 }
@@ -858,7 +863,7 @@ Answer<bool> Hub::apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::o
     if (r.game.is_over()) return ProtocolError{"game_over", "time is up: " + describe(r.game.outcome()), 409};
 
     // Time first: a move that arrives after the flag fell does not count. The clock is
-    // pressed on a copy (a few words), kept only if the move is legal.
+    // pressed on a copy, kept only if the move is legal.
     std::optional<Clock> pressed = r.clock;
     if (pressed && r.clock_started && !pressed->press(mover, std::min(std::max<Millis>(0, lag_ms), env_.max_lag_credit_ms))) {
         r.clock = pressed;  // as the failed press left it: the flag fell
@@ -868,14 +873,14 @@ Answer<bool> Hub::apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::o
         return ProtocolError{"game_over", "time is up: " + describe(r.game.outcome()), 409};
     }
     const Game::UndoPoint undo = r.game.undo_point();
-    const std::optional<Clock> clock_before = r.clock;
+    const bool was_started = r.clock_started;
     const Position before = r.game.position();
     auto played = claim ? r.game.claim_draw_with_move(*claim, m) : r.game.play(m);
     if (!played) return ProtocolError{"illegal_move", played.error().message, 400};
 
     if (r.clock) {
         if (r.clock_started) {
-            r.clock = pressed;
+            std::swap(r.clock, pressed);  // `pressed` keeps the clock before, for a rollback
         } else if (r.game.ply() >= 2) {
             r.clock->start(r.game.side_to_move());
             r.clock_started = true;
@@ -888,7 +893,8 @@ Answer<bool> Hub::apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::o
     r.turn_began = env_.monotonic_ms();
     if (auto saved = persist(r); !saved) {
         r.game.undo_to(undo);
-        r.clock = clock_before;
+        r.clock = std::move(pressed);  // the clock before the move, in either case
+        r.clock_started = was_started;
         r.san.pop_back();
         r.clock_after_ply.pop_back();
         r.row.moves.resize(size_t(r.game.ply()));
