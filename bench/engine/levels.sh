@@ -11,7 +11,8 @@
 #   TC     time control (default 10+0.1)
 # Environment: CONCURRENCY (default 2), LEVELS (default "4 5 6 7 8 9 10 3 2 1"),
 #   OUTDIR (PGNs and logs, default /tmp/outpost-levels), STOCKFISH (/usr/games/stockfish),
-#   ELO_N (a level's Elo measured in an earlier run, for the levels below it).
+#   ELO_N (a level's Elo measured in an earlier run, for the levels below it),
+#   OPPONENT_ELO_N (the UCI_Elo of Stockfish against level N, instead of its target).
 # Caveat: Stockfish calibrates UCI_Elo at longer time controls than 10+0.1, where its
 # limited levels are stronger; at 10+0.1 the ladder is softer and the Elos printed
 # here lean high.
@@ -56,6 +57,7 @@ for level in ${LEVELS:-4 5 6 7 8 9 10 3 2 1}; do
   if [ "$level" -ge 4 ]; then
     t=$(target "$level")
     sf=$(( t < 1350 ? 1350 : t > 2850 ? 2850 : t ))
+    sf=$(eval echo "\${OPPONENT_ELO_$level:-$sf}")  # an opponent chosen by hand
     run "$level" -engine cmd="$stockfish" name="SF$sf" option.UCI_LimitStrength=true option.UCI_Elo="$sf"
     opponent="Stockfish UCI_Elo $sf"
     base=$sf

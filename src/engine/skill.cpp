@@ -22,11 +22,11 @@ struct LevelRow {
 // Levels 1-9; level 10 is the unrestricted engine. The target Elo of each row is
 // what the row was designed for; what was measured is in Measured below.
 // The first rows blunder as people do (oversights, natural-looking moves, a wide
-// choice); from level 7 on the handicap is mostly the horizon, and levels 8-9 are
-// the full search on a node budget. The rows were re-spaced on 2026-11-22 after a
-// first measurement found the old levels 4-8 between ~1100 and ~1600 against
-// Stockfish's ladder (the randomness cost more than the design assumed): old levels
-// 5 and 7 are now levels 4 and 5.
+// choice); from level 6 on the handicap is mostly the horizon, and levels 8-9 are
+// the full search on a node budget (level 9 is close to full strength at blitz).
+// The rows were re-spaced on 2026-11-22 after a first measurement found the old
+// levels 4-8 between ~1100 and ~1700 against Stockfish's ladder (the choice among
+// candidates and the overlooked captures cost far more than designed).
 constexpr LevelRow Levels[9] = {
     {1, 300, 6, 220, 400, 60, 300, 700},
     {2, 800, 6, 170, 300, 50, 300, 850},
@@ -35,8 +35,8 @@ constexpr LevelRow Levels[9] = {
     {8, 120000, 3, 32, 30, 15, 700, 1450},
     {10, 200000, 2, 12, 5, 8, 800, 1700},
     {12, 100000, 2, 5, 0, 4, 800, 2000},
-    {16, 20000, 1, 0, 0, 0, 800, 2300},
-    {24, 80000, 1, 0, 0, 0, 1000, 2600},
+    {14, 400000, 1, 0, 0, 0, 1000, 2200},
+    {18, 1500000, 1, 0, 0, 0, 1000, 2400},
 };
 
 // Measured by bench/engine/levels.sh: elo, 95% error, games, opponent. Zero games:
