@@ -15,6 +15,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <unistd.h>
@@ -41,6 +42,8 @@ struct Options {
     int think_ms = 2000;  // mean think time per move
     int server_pid = 0;   // to read the server's CPU time from /proc
     int hotseat = 0;      // games played over one connection (both seats), see main()
+    bool per_second = false;  // print the worst latency of each second
+    double warmup = 5;        // seconds between the last connection and the measurement
 };
 
 // CPU seconds (user + system) used so far by a process, from /proc/PID/stat.
@@ -59,6 +62,7 @@ double cpu_seconds(int pid) {
 
 struct Stats {
     std::vector<double> latencies_ms;
+    std::vector<double> at_s;  // when each was measured, seconds into the measurement
     long moves = 0;
     long errors = 0;
     int connected = 0;
@@ -154,8 +158,10 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
         last_ply_seen = ply;
         // The opponent's move reached us: its latency.
         const bool my_turn = side == 2 || field(text, "turn") == me;
-        if (ply > 0 && my_turn && ply - 1 < 1024 && measuring && now < measure_until) {
+        if (ply > 0 && my_turn && ply - 1 < 1024 && measuring && now < measure_until &&
+            slot.sent_at[ply - 1] >= measure_from) {
             stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(now - slot.sent_at[ply - 1]).count());
+            stats.at_s.push_back(std::chrono::duration<double>(now - measure_from).count());
         }
         if (field(text, "status") != "ongoing" || !my_turn || field(text, "legal") == "{}" || ply >= 1000) continue;
         const std::string fen(field(text, "fen"));
@@ -215,6 +221,8 @@ int main(int argc, char** argv) {
         else if (k == "--think-ms") opts.think_ms = std::stoi(v);
         else if (k == "--server-pid") opts.server_pid = std::stoi(v);
         else if (k == "--hotseat") opts.hotseat = std::stoi(v);
+        else if (k == "--per-second") opts.per_second = v == "1";
+        else if (k == "--warmup") opts.warmup = std::stod(v);
     }
     asio::io_context ioc;
     std::vector<GameSlot> slots(size_t(opts.games));
@@ -230,8 +238,14 @@ int main(int argc, char** argv) {
     // Warm up until every connection is open, then measure.
     asio::steady_timer timer(ioc);
     const auto started = Clock::now();
+    std::optional<Clock::time_point> all_connected_at;
     std::function<void(beast::error_code)> tick = [&](beast::error_code) {
-        if (!measuring && stats.connected == 2 * opts.games - std::min(opts.games, opts.hotseat)) {
+        // Every connection open, then a warm-up (the burst of connections and first
+        // states leaves a queue behind it), then the measurement.
+        if (!measuring && !all_connected_at && stats.connected == 2 * opts.games - std::min(opts.games, opts.hotseat))
+            all_connected_at = Clock::now();
+        if (!measuring && all_connected_at &&
+            Clock::now() - *all_connected_at >= std::chrono::milliseconds(long(opts.warmup * 1000))) {
             measuring = true;
             cpu_from[0] = opts.server_pid ? cpu_seconds(opts.server_pid) : 0;
             cpu_from[1] = cpu_seconds(0);
@@ -255,6 +269,19 @@ int main(int argc, char** argv) {
     const double cpu_server = opts.server_pid ? cpu_seconds(opts.server_pid) - cpu_from[0] : 0;
     const double cpu_load = cpu_seconds(0) - cpu_from[1];
     auto& l = stats.latencies_ms;
+    if (opts.per_second) {
+        // The worst latency of each second of the measurement, to tell a steady load
+        // from stalls.
+        std::vector<double> worst(size_t(opts.seconds) + 2, 0.0);
+        std::vector<long> count(worst.size(), 0);
+        for (size_t i = 0; i < l.size(); ++i) {
+            const size_t s = std::min(worst.size() - 1, size_t(stats.at_s[i]));
+            worst[s] = std::max(worst[s], l[i]);
+            ++count[s];
+        }
+        for (size_t s = 0; s < worst.size(); ++s)
+            std::fprintf(stderr, "  second %2zu: %6ld moves, worst %8.2f ms\n", s, count[s], worst[s]);
+    }
     std::sort(l.begin(), l.end());
     const auto pct = [&](double p) { return l.empty() ? 0.0 : l[std::min(l.size() - 1, size_t(p * double(l.size())))]; };
     const double secs = std::chrono::duration<double>(Clock::now() - measure_from).count();

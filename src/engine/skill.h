@@ -23,8 +23,8 @@ namespace outpost::engine {
 
 constexpr int LEVEL_MIN = 1;
 constexpr int LEVEL_MAX = 10;
-constexpr int ELO_MIN = 700;
-constexpr int ELO_MAX = 2600;
+constexpr int ELO_MIN = 500;
+constexpr int ELO_MAX = 2400;
 
 struct SkillParams {
     bool enabled = false;   // false: full strength

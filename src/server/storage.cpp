@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/storage.h"
 
+#include <chrono>
+
 #include <sqlite3.h>
 
 namespace outpost::server {
@@ -123,17 +125,43 @@ Result<std::unique_ptr<Storage>> Storage::open(const std::string& path, bool syn
     }
     std::unique_ptr<Storage> s(new Storage(db));
     sqlite3_busy_timeout(db, 5000);
-    // One server owns its database: the exclusive locking mode keeps the WAL index in
-    // the process's memory and takes the file lock once instead of at every
-    // transaction (a second `outpost serve` on the same file is refused).
-    for (const char* sql : {"PRAGMA locking_mode=EXCLUSIVE;", "PRAGMA journal_mode=WAL;", sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;",
+    // wal_autocheckpoint=0: the checkpointer thread below does it instead.
+    for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA wal_autocheckpoint=0;", sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;",
                             "PRAGMA foreign_keys=ON;", Schema}) {
         if (auto r = s->exec(sql); !r) return r.error();
     }
+    s->checkpointer_ = std::thread(&Storage::checkpoint_loop, s.get(), path);
     return s;
 }
 
+void Storage::checkpoint_loop(std::string path) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return;  // then the WAL only grows; commits still work
+    }
+    sqlite3_busy_timeout(db, 100);
+    std::unique_lock lock(stop_mutex_);
+    for (;;) {
+        stop_cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping_; });
+        const bool last = stopping_;
+        lock.unlock();
+        // PASSIVE: copies what it can without waiting for or blocking the writer; the
+        // writer starts the WAL over once a checkpoint has caught up.
+        (void)sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        lock.lock();
+        if (last) break;
+    }
+    sqlite3_close(db);
+}
+
 Storage::~Storage() {
+    {
+        std::lock_guard lock(stop_mutex_);
+        stopping_ = true;
+    }
+    stop_cv_.notify_all();
+    if (checkpointer_.joinable()) checkpointer_.join();
     for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
     sqlite3_close(db_);
 }

@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <thread>
+#include <mutex>
+#include <condition_variable>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -87,6 +90,15 @@ private:
 
     sqlite3* db_;
     std::unordered_map<const char*, sqlite3_stmt*> cache_;
+
+    // Checkpoints (copying the WAL into the database file, with an fsync) run on a
+    // thread of their own with a connection of their own, never inside a commit:
+    // a checkpoint in the commit of a move held up every game for up to a second.
+    void checkpoint_loop(std::string path);
+    std::thread checkpointer_;
+    std::mutex stop_mutex_;
+    std::condition_variable stop_cv_;
+    bool stopping_ = false;
 };
 
 }  // namespace outpost::server
