@@ -12,7 +12,8 @@
 # Environment: CONCURRENCY (default 2), LEVELS (default "4 5 6 7 8 9 10 3 2 1"),
 #   OUTDIR (PGNs and logs, default /tmp/outpost-levels), STOCKFISH (/usr/games/stockfish),
 #   ELO_N (a level's Elo measured in an earlier run, for the levels below it),
-#   OPPONENT_ELO_N (the UCI_Elo of Stockfish against level N, instead of its target).
+#   OPPONENT_ELO_N (the UCI_Elo of Stockfish against level N, instead of its target),
+#   SEED (the opening order; default the level, so that a rerun replays the games).
 # Caveat: Stockfish calibrates UCI_Elo at longer time controls than 10+0.1, where its
 # limited levels are stronger; at 10+0.1 the ladder is softer and the Elos printed
 # here lean high.
@@ -44,7 +45,7 @@ run() {  # level opponent-args... -> sets diff, err, score
       "$@" \
       -each tc="$tc" option.Threads=1 timemargin=200 \
       -openings file="$openings" format=epd order=random \
-      -games 2 -repeat -rounds $((games / 2)) -concurrency "${CONCURRENCY:-2}" -seed "$level" \
+      -games 2 -repeat -rounds $((games / 2)) -concurrency "${CONCURRENCY:-2}" -seed "${SEED:-$level}" \
       -resign movecount=4 score=1000 -draw movenumber=40 movecount=8 score=10 \
       -pgnout "$outdir/level$level.pgn" >"$log" 2>&1
   score=$(grep "^Score of" "$log" | tail -n 1 | sed 's/^Score of [^:]*: //')
