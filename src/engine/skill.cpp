@@ -42,7 +42,7 @@ constexpr LevelRow Levels[9] = {
 };
 
 // Measured by bench/engine/levels.sh: elo, 95% error, games, opponent. Zero games:
-// not measured. 2026-11-22, 20 games a level at 10+0.1, one thread, balanced openings
+// not measured. 2026-11-22, 20 games a level (40 for levels 8-9) at 10+0.1, one thread, balanced openings
 // with colours swapped, on the 2-core development machine. The scale is Stockfish
 // 15.1's UCI_Elo ladder at 10+0.1, which is stiffer than its labels (at this speed
 // the limited Stockfish is stronger than the Elo it is set to: full strength, which
@@ -60,8 +60,8 @@ constexpr Measurement Measured[10] = {
     {1641, 218, 20, "Stockfish UCI_Elo 1450"},
     {1983, 159, 20, "Stockfish UCI_Elo 2000"},
     {2035, 145, 20, "Stockfish UCI_Elo 2000"},
-    {2388, 215, 20, "Stockfish UCI_Elo 2050"},  // 87.5%: a Wilson interval
-    {2239, 132, 20, "Stockfish UCI_Elo 2150"},
+    {2278, 137, 40, "Stockfish UCI_Elo 2050"},
+    {2318, 105, 40, "Stockfish UCI_Elo 2150"},
     {2235, 224, 20, "Stockfish UCI_Elo 2450"},
 };
 
