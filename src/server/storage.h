@@ -92,8 +92,8 @@ private:
     std::unordered_map<const char*, sqlite3_stmt*> cache_;
 
     // Checkpoints (copying the WAL into the database file, with an fsync) run on a
-    // thread of their own with a connection of their own, never inside a commit:
-    // a checkpoint in the commit of a move held up every game for up to a second.
+    // thread of their own with a connection of their own, so that no move's commit
+    // ever waits for an fsync.
     void checkpoint_loop(std::string path);
     std::thread checkpointer_;
     std::mutex stop_mutex_;
