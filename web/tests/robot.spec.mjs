@@ -8,8 +8,18 @@ let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-// One move by clicking: try our pieces until one shows legal destinations.
+// One move by clicking: try our pieces until one shows legal destinations. The
+// squares are read from where the pieces are drawn, so a second pass after a pause
+// covers reading them while the robot's move was still being animated.
 async function clickSomeMove(page, color) {
+  for (let pass = 0; pass < 2; pass++) {
+    if (pass) await page.waitForTimeout(500);
+    if (await tryPieces(page, color)) return true;
+  }
+  return false;
+}
+
+async function tryPieces(page, color) {
   const squares = (await pieceSquares(page, color)).sort(() => Math.random() - 0.5);
   for (const sq of squares) {
     await clickSquare(page, sq);
