@@ -631,7 +631,9 @@ void Hub::disconnect(const std::string& id, const Subscriber* who) {
     if (r.game.is_over() && r.subscribers.empty() && r.row.rematch_game.empty()) rooms_.erase(it);
 }
 
-void Hub::broadcast(Room& r) {
+// Sends each live subscriber the message made for its seat, made once per seat kind;
+// drops subscribers that are gone.
+void Hub::deliver_per_seat(Room& r, const std::function<std::string(Seat)>& make) {
     std::shared_ptr<const std::string> cache[4];
     for (auto it = r.subscribers.begin(); it != r.subscribers.end();) {
         auto sub = it->second.first.lock();
@@ -640,10 +642,14 @@ void Hub::broadcast(Room& r) {
             continue;
         }
         auto& msg = cache[size_t(it->second.second)];
-        if (!msg) msg = std::make_shared<const std::string>(state_for(r, it->second.second));
+        if (!msg) msg = std::make_shared<const std::string>(make(it->second.second));
         sub->deliver(msg);
         ++it;
     }
+}
+
+void Hub::broadcast(Room& r) {
+    deliver_per_seat(r, [&](Seat seat) { return state_for(r, seat); });
 }
 
 // After one move: a `move` message with what changed, instead of the whole state
@@ -708,37 +714,25 @@ void Hub::broadcast_move(Room& r) {
         head += '}';
     }
     put_key(head, "legal");
-    std::shared_ptr<const std::string> cache[4];
-    for (auto it = r.subscribers.begin(); it != r.subscribers.end();) {
-        auto sub = it->second.first.lock();
-        if (!sub) {
-            it = r.subscribers.erase(it);
-            continue;
-        }
-        const Seat seat = it->second.second;
-        auto& msg = cache[size_t(seat)];
-        if (!msg) {
-            std::string m = head;
-            m += '{';
-            if (r.may_move(seat)) {
-                const auto dests = legal_by_origin(pos);
-                for (int from = 0; from < 64; ++from) {
-                    if (!dests[size_t(from)]) continue;
-                    put_key(m, square_name(Square(from)));
-                    m += '[';
-                    for (Bitboard b = dests[size_t(from)]; b; b &= b - 1) {
-                        if (m.back() != '[') m += ',';
-                        put_string(m, square_name(lsb(b)));
-                    }
-                    m += ']';
+    deliver_per_seat(r, [&](Seat seat) {
+        std::string m = head;
+        m += '{';
+        if (r.may_move(seat)) {
+            const auto dests = legal_by_origin(pos);
+            for (int from = 0; from < 64; ++from) {
+                if (!dests[size_t(from)]) continue;
+                put_key(m, square_name(Square(from)));
+                m += '[';
+                for (Bitboard b = dests[size_t(from)]; b; b &= b - 1) {
+                    if (m.back() != '[') m += ',';
+                    put_string(m, square_name(lsb(b)));
                 }
+                m += ']';
             }
-            m += "}}}";
-            msg = std::make_shared<const std::string>(std::move(m));
         }
-        sub->deliver(msg);
-        ++it;
-    }
+        m += "}}}";
+        return m;
+    });
 }
 
 // --- Acting ------------------------------------------------------------------------

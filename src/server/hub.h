@@ -119,6 +119,7 @@ private:
     void schedule(Room& r);
     void broadcast(Room& r);
     void broadcast_move(Room& r);
+    void deliver_per_seat(Room& r, const std::function<std::string(Seat)>& make);
     std::string state_for(const Room& r, Seat seat) const;
     Result<bool> persist(Room& r);
     Answer<CreatedGame> create_room(const struct NewGame& spec, const std::string& rematch_of);
