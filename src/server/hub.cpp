@@ -173,6 +173,7 @@ struct Hub::Room {
     std::optional<Color> rematch_offer;
     std::string rematch_tokens[COLOR_NB];  // the new seat of each player of this game
     int robot_asked_ply = -1;
+    std::uint64_t robot_request = 0;  // the outstanding robot request (0: none)
     bool clock_started = false;
     Millis turn_began = 0;  // monotonic, for the first-move timeout
     std::map<const Subscriber*, std::pair<std::weak_ptr<Subscriber>, Seat>> subscribers;
@@ -219,7 +220,7 @@ Hub::Room* Hub::find(const std::string& id) {
 
 // --- Creating games ----------------------------------------------------------------
 
-Answer<CreatedGame> Hub::create_game(std::string_view body) {
+Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view /*client*/) {
     auto parsed = parse_object(body, MaxBodyBytes);
     if (auto* e = std::get_if<ProtocolError>(&parsed)) return *e;
     const json& j = std::get<json>(parsed);
@@ -308,7 +309,7 @@ Answer<CreatedGame> Hub::create_room(const NewGame& spec, const std::string& rem
     static thread_local std::mt19937 coin{std::random_device{}()};
     const Color creator = spec.creator_color.value_or(coin() % 2 ? WHITE : BLACK);
 
-    auto room = std::make_unique<Room>(Room{StoredGame{}, game, std::nullopt, {}, {}, {}, {}, {}, -1, false, 0, {}});
+    auto room = std::make_unique<Room>(Room{StoredGame{}, game, std::nullopt, {}, {}, {}, {}, {}, -1, 0, false, 0, {}});
     StoredGame& row = room->row;
     do row.id = env_.random_token(8);
     while (rooms_.count(row.id) || (storage_ && storage_->load_game(row.id).value().has_value()));
@@ -383,7 +384,7 @@ std::unique_ptr<Hub::Room> Hub::room_from_stored(StoredGame g) {
     if (!start) return nullptr;
     GameOptions options;
     options.auto_claim_draws = g.casual;
-    auto room = std::make_unique<Room>(Room{std::move(g), Game(*start, options), std::nullopt, {}, {}, {}, {}, {}, -1, false, 0, {}});
+    auto room = std::make_unique<Room>(Room{std::move(g), Game(*start, options), std::nullopt, {}, {}, {}, {}, {}, -1, 0, false, 0, {}});
     StoredGame& row = room->row;
     for (const StoredMove& m : row.moves) {
         auto mv = move_from_uci(room->game.position(), m.uci);
@@ -821,6 +822,8 @@ void Hub::maybe_ask_robot(Room& r) {
     r.robot_asked_ply = r.game.ply();
     RobotRequest req;
     req.game_id = r.row.id;
+    req.request_id = r.robot_request = ++next_robot_request_;
+    req.asked_at_ms = env_.monotonic_ms();
     req.ply = r.game.ply();
     req.start = r.game.start_position();
     req.moves = r.game.moves();
@@ -835,12 +838,16 @@ void Hub::maybe_ask_robot(Room& r) {
     env_.ask_robot(std::move(req));
 }
 
-void Hub::on_robot_move(const std::string& id, int ply, Move move) {
+void Hub::on_robot_move(const std::string& id, std::uint64_t request_id, Move move) {
     std::lock_guard lock(mutex_);
     auto it = rooms_.find(id);
     if (it == rooms_.end()) return;
     Room& r = *it->second;
-    if (r.game.is_over() || r.game.ply() != ply || !r.robot(r.game.side_to_move())) return;
+    // Only the answer to the outstanding request counts: an answer computed for a position
+    // that was since taken back (same ply count, other position) is stale.
+    if (request_id == 0 || request_id != r.robot_request) return;
+    r.robot_request = 0;
+    if (r.game.is_over() || !r.robot(r.game.side_to_move())) return;
     auto done = apply_move(r, r.game.side_to_move(), move, 0, std::nullopt);
     if (std::holds_alternative<ProtocolError>(done)) {
         // A robot that cannot move legally has lost its mind; let it try again.
@@ -1021,6 +1028,8 @@ Answer<bool> Hub::act(Room& r, Seat seat, std::string_view type, const MessageFi
             r.clock_after_ply.resize(r.clock_after_ply.size() - size_t(plies));
             r.takeback_request.reset();
             r.robot_asked_ply = -1;
+            r.robot_request = 0;  // an answer still coming is for the position taken back
+            if (env_.cancel_robot) env_.cancel_robot(r.row.id);
             if (r.clock && r.clock->running() && g.ply() >= 2) {
                 // The clock of the side to move now runs; times stay as they were.
                 const Millis w = r.clock->remaining(WHITE), b = r.clock->remaining(BLACK);

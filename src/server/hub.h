@@ -51,7 +51,10 @@ public:
 
 struct RobotRequest {
     std::string game_id;
-    int ply = 0;                 // the robot answers for this ply only
+    std::uint64_t request_id = 0;  // unique per request; the answer carries it back, and the
+                                   // hub takes an answer only for its room's outstanding request
+    Millis asked_at_ms = 0;        // monotonic time of asking: time spent queued counts against the budget
+    int ply = 0;
     Position start;
     std::vector<Move> moves;
     int level = 0;               // 1-10, or 0 with elo set
@@ -64,6 +67,7 @@ struct HubEnv {
     std::function<std::int64_t()> wall_ms;                             // stored timestamps
     std::function<void(const std::string& game_id, Millis delay_ms)> call_back_in;  // then on_timer(game_id)
     std::function<void(RobotRequest)> ask_robot;                       // then on_robot_move(...)
+    std::function<void(const std::string& game_id)> cancel_robot;      // drop queued and running requests of a game
     std::function<std::string(int length)> random_token;               // unguessable, [A-Za-z0-9]
     // The levels offered to players, with what is known of their strength.
     std::function<std::string()> levels_json;
@@ -89,7 +93,8 @@ public:
     Result<int> resume_from_storage();
 
     // HTTP-level operations.
-    Answer<CreatedGame> create_game(std::string_view json_body);
+    // `client` names who asks (the network layer's key for the peer), for per-client caps.
+    Answer<CreatedGame> create_game(std::string_view json_body, std::string_view client = {});
     Answer<std::string> state_json(const std::string& id);             // a spectator's view
     Answer<std::string> pgn(const std::string& id);
     Answer<std::string> lookup(std::string_view json_body);
@@ -103,7 +108,7 @@ public:
 
     // Environment callbacks.
     void on_timer(const std::string& id);
-    void on_robot_move(const std::string& id, int ply, Move move);
+    void on_robot_move(const std::string& id, std::uint64_t request_id, Move move);
 
     // For tests and the load benchmark.
     size_t live_games() const;
@@ -129,6 +134,7 @@ private:
     Storage* storage_;
     mutable std::mutex mutex_;
     std::map<std::string, std::unique_ptr<Room>> rooms_;
+    std::uint64_t next_robot_request_ = 0;
 };
 
 }  // namespace outpost::server

@@ -30,6 +30,11 @@ void RobotPool::ask(RobotRequest request) {
     cv_.notify_one();
 }
 
+void RobotPool::cancel(const std::string& game_id) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(queue_, [&](const RobotRequest& r) { return r.game_id == game_id; });
+}
+
 void RobotPool::run() {
     engine::Engine engine;
     (void)engine.set_option("Hash", "16");
@@ -64,7 +69,7 @@ void RobotPool::run() {
             limits.movetime = 1500;  // unlimited and correspondence games: a short think
         }
         const engine::SearchResult result = engine.search_sync(limits);
-        if (result.best) answer_(req.game_id, req.ply, result.best);
+        if (result.best) answer_(req.game_id, req.request_id, result.best);
     }
 }
 

@@ -17,7 +17,7 @@ namespace outpost::server {
 
 class RobotPool {
 public:
-    using Answer = std::function<void(const std::string& game_id, int ply, Move move)>;
+    using Answer = std::function<void(const std::string& game_id, std::uint64_t request_id, Move move)>;
 
     RobotPool(int threads, Answer answer);
     ~RobotPool();
@@ -25,6 +25,8 @@ public:
     RobotPool& operator=(const RobotPool&) = delete;
 
     void ask(RobotRequest request);
+    // Drops the game's queued requests; an answer already being computed is discarded.
+    void cancel(const std::string& game_id);
     // The levels JSON of the protocol (GET /api/v1/levels).
     static std::string levels_json();
     static int level_elo(int level);

@@ -237,8 +237,8 @@ int run_server(const ServerConfig& config) {
             hub->on_timer(id);
         });
     };
-    RobotPool robots(config.robot_threads, [&ioc, &hub](const std::string& id, int ply, Move m) {
-        asio::post(ioc, [&hub, id, ply, m] { hub->on_robot_move(id, ply, m); });
+    RobotPool robots(config.robot_threads, [&ioc, &hub](const std::string& id, std::uint64_t request_id, Move m) {
+        asio::post(ioc, [&hub, id, request_id, m] { hub->on_robot_move(id, request_id, m); });
     });
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
     hub = std::make_unique<Hub>(env, storage->get());

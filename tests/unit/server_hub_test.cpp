@@ -127,8 +127,8 @@ TEST_F(Fixture, P2RobotGameAsksTheRobotAndPlaysItsMove) {
     EXPECT_EQ(robot_requests[0].level, 4);
     auto c = join(g.id, *g.black_token, Seat::BLACK_SEAT);
     EXPECT_TRUE(c->last_state()["legal"].empty());  // the robot is to move
-    hub->on_robot_move(g.id, 0, Move(SQ_E2, SQ_E4));
-    hub->on_robot_move(g.id, 0, Move(SQ_D2, SQ_D4));  // a stale answer is ignored
+    hub->on_robot_move(g.id, robot_requests[0].request_id, Move(SQ_E2, SQ_E4));
+    hub->on_robot_move(g.id, robot_requests[0].request_id, Move(SQ_D2, SQ_D4));  // a stale answer is ignored
     json s = c->last_state();
     EXPECT_EQ(s["moves"], json::array({"e2e4"}));
     EXPECT_FALSE(s["legal"].empty());
@@ -280,9 +280,22 @@ TEST_F(Fixture, P9TakebacksAgainstTheRobotAndAPerson) {
     auto g = create({{"opponent", "robot"}, {"color", "white"}, {"casual", true}});
     auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
     send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
-    hub->on_robot_move(g.id, 1, Move(SQ_E7, SQ_E5));
+    hub->on_robot_move(g.id, robot_requests.back().request_id, Move(SQ_E7, SQ_E5));
     send(g.id, Seat::WHITE_SEAT, *w, {{"t", "takeback"}, {"action", "request"}});
     EXPECT_EQ(w->last_state()["ply"], 0);  // both the robot's move and ours
+
+    // A takeback while the robot thinks: its answer was for the position taken back and
+    // must not be played in the new one, even at the same ply count.
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    const std::uint64_t for_e4 = robot_requests.back().request_id;
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(w->last_state()["ply"], 0);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "d2d4"}});
+    hub->on_robot_move(g.id, for_e4, Move(SQ_E7, SQ_E5));
+    EXPECT_EQ(w->last_state()["ply"], 1);  // the stale e7e5 was not played
+    hub->on_robot_move(g.id, robot_requests.back().request_id, Move(SQ_D7, SQ_D5));
+    EXPECT_EQ(w->last_state()["moves"], json::array({"d2d4", "d7d5"}));
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "takeback"}, {"action", "request"}});
 
     auto h = create({{"opponent", "invite"}, {"color", "white"}});
     auto hw = join(h.id, *h.white_token, Seat::WHITE_SEAT);
