@@ -1,6 +1,7 @@
 // Outpost — `outpost pgn opening FILE...` and `outpost pgn analyse [limits] FILE...`:
 // opening names and engine analysis of the games in PGN files.
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -8,8 +9,11 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "chess/fen.h"
 #include "chess/opening.h"
 #include "chess/pgn.h"
+#include "chess/san.h"
+#include "chess/uci.h"
 #include "engine/analysis.h"
 #include "engine/engine.h"
 
@@ -73,8 +77,31 @@ struct AnalyseOptions {
     int threads = 1;
     int hash = 64;
     bool quiet = false;
+    bool tsv = false;
     std::vector<std::string> files;
 };
+
+// `--format tsv`: one line per move for scripts (bench/analysis compares it with
+// Stockfish): game number, ply, SAN, UCI, FEN before the move, FEN after it, the
+// evaluation before (best play) and after (White's view, as in [%eval]; `-` after a
+// checkmate), the engine's move before it (UCI, `-` when none) and the mark
+// (inaccuracy, mistake, blunder or -).
+void print_tsv(std::ostream& out, int number, const PgnGame& game, const engine::GameAnalysis& a) {
+    Position pos = game.start;
+    for (size_t i = 0; i < a.moves.size(); ++i) {
+        const engine::MoveAnalysis& m = a.moves[i];
+        const std::string before = to_fen(pos);
+        const std::string san = move_to_san(pos, m.move);
+        pos.do_move(m.move);
+        const std::string_view mark = engine::mark_name(m.mark);
+        std::string mark_id(mark.empty() ? "-" : mark);
+        for (char& c : mark_id) c = char(std::tolower(static_cast<unsigned char>(c)));
+        out << number << '\t' << i + 1 << '\t' << san << '\t' << move_to_uci(m.move, pos.is_chess960()) << '\t'
+            << before << '\t' << to_fen(pos) << '\t' << engine::eval_to_pgn(m.eval_before).value_or("-") << '\t'
+            << engine::eval_to_pgn(m.eval_after).value_or("-") << '\t'
+            << (m.best ? move_to_uci(m.best, pos.is_chess960()) : std::string("-")) << '\t' << mark_id << '\n';
+    }
+}
 
 int analyse(const AnalyseOptions& o) {
     engine::AnalysisSettings settings;
@@ -94,9 +121,14 @@ int analyse(const AnalyseOptions& o) {
         const std::vector<Move> moves = game.mainline();
         auto analysis = engine::analyse_game(engine, game.start, moves, settings);
         if (!analysis) return analysis.error();
-        if (auto ok = engine::annotate_pgn(game, *analysis, settings); !ok) return ok.error();
-        std::cout << write_pgn(game) << std::flush;
         ++number;
+        if (o.tsv) {
+            print_tsv(std::cout, number, game, *analysis);
+            std::cout.flush();
+        } else {
+            if (auto ok = engine::annotate_pgn(game, *analysis, settings); !ok) return ok.error();
+            std::cout << write_pgn(game) << std::flush;
+        }
         if (!o.quiet) {
             char line[160];
             std::snprintf(line, sizeof line, "game %d: %zu positions, %llu nodes, %.2f s; accuracy white ", number,
@@ -133,6 +165,10 @@ void add_pgn_analysis_commands(CLI::App& pgn, std::function<int()>& run) {
     analyse_cmd->add_option("--threads", o->threads, "Search threads (1-64)");
     analyse_cmd->add_option("--hash", o->hash, "Transposition table in MB (1-4096)");
     analyse_cmd->add_flag("--quiet", o->quiet, "No summary per game on standard error");
+    analyse_cmd->add_option_function<std::string>(
+                   "--format", [o](const std::string& f) { o->tsv = f == "tsv"; },
+                   "pgn (default): the games annotated; tsv: one line per move for scripts")
+        ->check(CLI::IsMember({"pgn", "tsv"}));
     analyse_cmd->add_option("files", o->files, "PGN files")->required();
     analyse_cmd->callback([o, &run] { run = [o] { return analyse(*o); }; });
 }

@@ -100,7 +100,7 @@ TEST_F(PgnAnalysisCli, OpeningErrorNamesFileGameMoveAndToken) {
 // Legal's trap: 5... Bxd1?? walks into mate in two and gets $4; the annotated file
 // replays with our own reader to the same final positions.
 TEST_F(PgnAnalysisCli, AnalyseWritesEvalsAndMarksThatReplay) {
-    const ProcessOutput r = run({"pgn", "analyse", "--nodes", "20000", "--quiet", data("annotated.pgn")});
+    const ProcessOutput r = run({"pgn", "analyse", "--nodes", "10000", "--quiet", data("annotated.pgn")});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     std::string flat = r.out;  // the writer breaks lines at 79 columns
@@ -115,6 +115,32 @@ TEST_F(PgnAnalysisCli, AnalyseWritesEvalsAndMarksThatReplay) {
     const ProcessOutput original = run({"pgn", "replay", data("annotated.pgn")});
     EXPECT_EQ(again.status, 0) << again.err;
     EXPECT_EQ(again.out, original.out);
+}
+
+// --format tsv: one line per move; the FEN columns chain (after = the next before).
+TEST_F(PgnAnalysisCli, AnalyseTsvHasOneLinePerMove) {
+    const std::string file = write("legal.pgn", "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0\n");
+    const ProcessOutput r = run({"pgn", "analyse", "--nodes", "20000", "--quiet", "--format", "tsv", file});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::string> fields;
+        std::istringstream cells(line);
+        for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
+        ASSERT_EQ(fields.size(), 10u) << line;
+        rows.push_back(fields);
+    }
+    ASSERT_EQ(rows.size(), 13u);
+    EXPECT_EQ(rows[0][4], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    for (size_t i = 0; i + 1 < rows.size(); ++i) EXPECT_EQ(rows[i][5], rows[i + 1][4]);
+    EXPECT_EQ(rows[9][2], "Bxd1");
+    EXPECT_EQ(rows[9][3], "g4d1");
+    EXPECT_EQ(rows[9][7], "#2");
+    EXPECT_EQ(rows[9][9], "blunder");
+    EXPECT_EQ(rows[12][2], "Nd5#");
+    EXPECT_EQ(rows[12][7], "-");  // nothing to evaluate after the mate
+    EXPECT_EQ(rows[12][9], "-");
 }
 
 TEST_F(PgnAnalysisCli, AnalyseRejectsBadSettings) {
