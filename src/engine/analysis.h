@@ -32,7 +32,7 @@ class Engine;
 
 // Per position exactly one limit: nodes, depth or movetime. The default, a fixed node
 // count on one thread, gives the same analysis on every run and machine and takes a
-// 40-move game (81 positions) through in about 6 s of one core (bench/analysis
+// 40-move game (81 positions) through in about 7 s of one core (bench/analysis
 // measures it; --threads 2 halves the wall time, at the price of reproducibility).
 inline constexpr std::uint64_t DefaultAnalysisNodes = 80'000;
 inline constexpr int MaxAnalysisThreads = 64;
