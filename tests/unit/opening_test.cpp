@@ -10,6 +10,7 @@
 #include "chess/chess960.h"
 #include "chess/fen.h"
 #include "chess/game.h"
+#include "chess/game_pgn.h"
 #include "chess/opening.h"
 #include "chess/san.h"
 
@@ -167,6 +168,23 @@ TEST(OpeningEco, NonStandardStartHasNoName) {
     Game g960(*c960);
     ASSERT_TRUE(g960.play(*move_from_san(g960.position(), "e4")));
     EXPECT_FALSE(classify_opening(g960));
+}
+
+// Every exported PGN carries [ECO] and [Opening] (issue 10); "?" when there is none.
+TEST(OpeningEco, ExportedPgnHasEcoAndOpeningTags) {
+    Game game;
+    for (Move m : san_moves(Position::startpos(), "1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 4. O-O")) ASSERT_TRUE(game.play(m));
+    auto pgn = game_to_pgn(game, GameRecord{});
+    EXPECT_EQ(pgn.tag("ECO"), "C65");
+    EXPECT_EQ(pgn.tag("Opening"), "Ruy Lopez: Berlin Defense");  // c.tsv: "… 3. Bb5 Nf6 4. O-O"
+    const std::string text = write_pgn(pgn);
+    EXPECT_NE(text.find("[ECO \"C65\"]"), std::string::npos) << text;
+
+    auto after_e4 = position_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    ASSERT_TRUE(after_e4);
+    const std::string from_fen = export_pgn(Game(*after_e4), GameRecord{});
+    EXPECT_NE(from_fen.find("[ECO \"?\"]"), std::string::npos) << from_fen;
+    EXPECT_NE(from_fen.find("[Opening \"?\"]"), std::string::npos) << from_fen;
 }
 
 }  // namespace
