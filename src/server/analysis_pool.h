@@ -67,8 +67,9 @@ public:
         std::shared_ptr<const engine::GameAnalysis> result;  // when DONE
         std::string error;                                    // when FAILED
     };
-    // Called on a worker thread (or on the submitting thread for a cache hit) with
-    // each change: queue position, progress, the end.
+    // Called on a worker thread (or on the thread that cancels) with each change
+    // after submit: queue position, start, progress, the end. submit() itself answers
+    // with the status at once (for a cached game: DONE with the result).
     using Listener = std::function<void(const std::string& game_id, const Status& status)>;
 
     AnalysisPool(Options options, Listener listener = {});
