@@ -113,6 +113,15 @@ Result<GameAnalysis> analyse_game(Engine& engine, const Position& start, std::sp
             if (auto set = engine.set_position(start, prefix); !set) return set.error();
             last_line.clear();
             const SearchResult sr = engine.search_sync(limits);
+            // A limit so small that not even the first iteration finished leaves no
+            // score (±VALUE_INFINITE): say so rather than print a made-up 0.00.
+            if (!sr.best || sr.score > VALUE_MATE || sr.score < -VALUE_MATE) {
+                return make_error("analysis: the position after ply " + std::to_string(i) + " (move " +
+                                  std::to_string(pos.fullmove_number()) +
+                                  (pos.side_to_move() == WHITE ? ", white" : ", black") +
+                                  " to move): the search ended before its first iteration; raise the limit (" +
+                                  settings.describe() + ")");
+            }
             pa.eval = Eval::from_search(sr.score, pos.side_to_move());
             pa.best = sr.best;
             pa.depth = sr.depth;

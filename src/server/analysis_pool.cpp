@@ -233,7 +233,7 @@ void AnalysisPool::run(Worker& worker) {
                 job->status.result = std::make_shared<const engine::GameAnalysis>(std::move(analysis).value());
             } else {
                 job->status.state = State::FAILED;
-                job->status.error = analysis ? "analysis: cancelled" : analysis.error().message;
+                job->status.error = job->cancelled || analysis ? "analysis: cancelled" : analysis.error().message;
             }
             remember_locked(job);
             st = job->status;

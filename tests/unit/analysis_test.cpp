@@ -186,6 +186,12 @@ TEST(AnalysisGameE4, BadInputIsAnError) {
     AnalysisSettings threads = test_settings();
     threads.threads = 0;
     EXPECT_FALSE(analyse_game(engine, Position::startpos(), {}, threads));
+    // A limit too small for one iteration is an error, not a made-up 0.00.
+    AnalysisSettings one_node = test_settings();
+    one_node.nodes = 1;
+    auto tiny = analyse_game(engine, Position::startpos(), san_line({"e4"}), one_node);
+    ASSERT_FALSE(tiny);
+    EXPECT_NE(tiny.error().message.find("raise the limit"), std::string::npos) << tiny.error().message;
     // An illegal move names itself.
     auto moves = san_line({"e4", "e5"});
     moves.push_back(moves[0]);
