@@ -145,19 +145,19 @@ int analyse(const AnalyseOptions& o) {
 
 void add_pgn_analysis_commands(CLI::App& pgn, std::function<int()>& run) {
     auto files = std::make_shared<std::vector<std::string>>();
-    CLI::App* opening_cmd = pgn.add_subcommand(
-        "opening", "Print number, ECO code and opening name per game of PGN files (- - when none)");
+    CLI::App* opening_cmd =
+        pgn.add_subcommand("opening", "Print number, ECO code and opening name per game of PGN files (- - when none)");
     opening_cmd->add_option("files", *files, "PGN files")->required();
     opening_cmd->callback([files, &run] { run = [files] { return opening(*files); }; });
 
     auto o = std::make_shared<AnalyseOptions>();
-    CLI::App* analyse_cmd = pgn.add_subcommand(
-        "analyse", "Analyse every game of PGN files with the engine; write them as PGN with [%eval], marks "
-                   "($6 inaccuracy, $2 mistake, $4 blunder), better moves and accuracy (docs/analysis.md)");
+    CLI::App* analyse_cmd =
+        pgn.add_subcommand("analyse",
+                           "Analyse every game of PGN files with the engine; write them as PGN with [%eval], marks "
+                           "($6 inaccuracy, $2 mistake, $4 blunder), better moves and accuracy (docs/analysis.md)");
     analyse_cmd->alias("analyze");
-    auto* nodes = analyse_cmd->add_option("--nodes", o->nodes,
-                                          "Nodes per position (default " +
-                                              std::to_string(engine::DefaultAnalysisNodes) + ")");
+    auto* nodes = analyse_cmd->add_option(
+        "--nodes", o->nodes, "Nodes per position (default " + std::to_string(engine::DefaultAnalysisNodes) + ")");
     auto* depth = analyse_cmd->add_option("--depth", o->depth, "Depth per position (1-64)");
     auto* movetime = analyse_cmd->add_option("--movetime", o->movetime, "Milliseconds per position");
     nodes->excludes(depth)->excludes(movetime);
@@ -165,9 +165,10 @@ void add_pgn_analysis_commands(CLI::App& pgn, std::function<int()>& run) {
     analyse_cmd->add_option("--threads", o->threads, "Search threads (1-64)");
     analyse_cmd->add_option("--hash", o->hash, "Transposition table in MB (1-4096)");
     analyse_cmd->add_flag("--quiet", o->quiet, "No summary per game on standard error");
-    analyse_cmd->add_option_function<std::string>(
-                   "--format", [o](const std::string& f) { o->tsv = f == "tsv"; },
-                   "pgn (default): the games annotated; tsv: one line per move for scripts")
+    analyse_cmd
+        ->add_option_function<std::string>(
+            "--format", [o](const std::string& f) { o->tsv = f == "tsv"; },
+            "pgn (default): the games annotated; tsv: one line per move for scripts")
         ->check(CLI::IsMember({"pgn", "tsv"}));
     analyse_cmd->add_option("files", o->files, "PGN files")->required();
     analyse_cmd->callback([o, &run] { run = [o] { return analyse(*o); }; });

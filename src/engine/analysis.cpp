@@ -22,7 +22,8 @@ Result<bool> AnalysisSettings::validate() const {
     if (threads < 1 || threads > MaxAnalysisThreads)
         return make_error("analysis: threads " + std::to_string(threads) + " is outside 1.." +
                           std::to_string(MaxAnalysisThreads));
-    if (hash_mb < 1 || hash_mb > 4096) return make_error("analysis: hash " + std::to_string(hash_mb) + " MB is outside 1..4096");
+    if (hash_mb < 1 || hash_mb > 4096)
+        return make_error("analysis: hash " + std::to_string(hash_mb) + " MB is outside 1..4096");
     if (line_plies < 1 || line_plies > 64)
         return make_error("analysis: line of " + std::to_string(line_plies) + " plies is outside 1..64");
     return true;
@@ -70,7 +71,8 @@ Result<GameAnalysis> analyse_game(Engine& engine, const Position& start, std::sp
             return make_error(move_label(pos, int(i)) + ": comes after the game ended (" +
                               std::string(status_id(game.status())) + ")");
         if (!pos.is_legal(moves[i])) return make_error(move_label(pos, int(i)) + ": illegal move");
-        if (auto played = game.play(moves[i]); !played) return make_error(move_label(pos, int(i)) + ": " + played.error().message);
+        if (auto played = game.play(moves[i]); !played)
+            return make_error(move_label(pos, int(i)) + ": " + played.error().message);
         ended_with.push_back(game.status());
     }
 
@@ -127,8 +129,10 @@ Result<GameAnalysis> analyse_game(Engine& engine, const Position& start, std::sp
             pa.depth = sr.depth;
             pa.nodes = sr.nodes;
             result.nodes += sr.nodes;
-            if (!last_line.empty() && last_line.front() == sr.best) pa.line = last_line;
-            else if (sr.best) pa.line = {sr.best};
+            if (!last_line.empty() && last_line.front() == sr.best)
+                pa.line = last_line;
+            else if (sr.best)
+                pa.line = {sr.best};
             if (pa.line.size() > size_t(settings.line_plies)) pa.line.resize(size_t(settings.line_plies));
         }
         ++done;
@@ -154,7 +158,8 @@ Result<GameAnalysis> analyse_game(Engine& engine, const Position& start, std::sp
     }
     result.accuracy = game_accuracy(evals, start.side_to_move());
     result.opening = classify_opening(start, moves);
-    result.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    result.time_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
     return result;
 }
 
@@ -199,8 +204,8 @@ std::string side_summary(const GameAnalysis& a, Color c) {
 Result<bool> annotate_pgn(PgnGame& pgn, const GameAnalysis& analysis, const AnalysisSettings& settings) {
     const std::vector<Move> mainline = pgn.mainline();
     if (mainline.size() != analysis.moves.size() || analysis.positions.size() != mainline.size() + 1)
-        return make_error("annotate: the analysis has " + std::to_string(analysis.moves.size()) +
-                          " moves, the game " + std::to_string(mainline.size()));
+        return make_error("annotate: the analysis has " + std::to_string(analysis.moves.size()) + " moves, the game " +
+                          std::to_string(mainline.size()));
     for (size_t i = 0; i < mainline.size(); ++i)
         if (mainline[i] != analysis.moves[i].move)
             return make_error("annotate: move " + std::to_string(i + 1) + " differs from the analysis");
@@ -222,8 +227,10 @@ Result<bool> annotate_pgn(PgnGame& pgn, const GameAnalysis& analysis, const Anal
         // as lichess writes them), or stands in a comment of its own first.
         if (auto e = eval_to_pgn(ma.eval_after)) {
             const std::string eval = "[%eval " + *e + "]";
-            if (!comments.empty() && comments.front().starts_with("[%")) comments.front() = eval + " " + comments.front();
-            else comments.insert(comments.begin(), eval);
+            if (!comments.empty() && comments.front().starts_with("[%"))
+                comments.front() = eval + " " + comments.front();
+            else
+                comments.insert(comments.begin(), eval);
         }
         std::erase_if(node.nags, [](int nag) { return nag >= 1 && nag <= 6; });
         if (ma.mark != Mark::NONE) {

@@ -77,7 +77,7 @@ struct MoveAnalysis {
 struct GameAnalysis {
     std::vector<PositionAnalysis> positions;  // the start and after every move: moves + 1
     std::vector<MoveAnalysis> moves;
-    std::array<double, COLOR_NB> accuracy{};  // NaN for a side without moves
+    std::array<double, COLOR_NB> accuracy{};                            // NaN for a side without moves
     std::array<std::array<int, int(Mark::MARK_NB)>, COLOR_NB> marks{};  // counts by Mark
     std::optional<Opening> opening;
     std::uint64_t nodes = 0;

@@ -51,19 +51,19 @@ double win_percent(const Eval& e, Color c) {
 
 int mark_nag(Mark m) {
     switch (m) {
-    case Mark::INACCURACY: return 6;
-    case Mark::MISTAKE: return 2;
-    case Mark::BLUNDER: return 4;
-    default: return 0;
+        case Mark::INACCURACY: return 6;
+        case Mark::MISTAKE: return 2;
+        case Mark::BLUNDER: return 4;
+        default: return 0;
     }
 }
 
 std::string_view mark_name(Mark m) {
     switch (m) {
-    case Mark::INACCURACY: return "Inaccuracy";
-    case Mark::MISTAKE: return "Mistake";
-    case Mark::BLUNDER: return "Blunder";
-    default: return "";
+        case Mark::INACCURACY: return "Inaccuracy";
+        case Mark::MISTAKE: return "Mistake";
+        case Mark::BLUNDER: return "Blunder";
+        default: return "";
     }
 }
 
@@ -85,9 +85,9 @@ Mark judge_move(const Eval& before, const Eval& after, Color mover) {
     const std::optional<Color> mate_after = after.mating_side();  // also the winner after a checkmate
     const Color them = ~mover;
     if (mate_before == mover) {
-        if (mate_after == mover) return Mark::NONE;  // still mating (perhaps slower)
+        if (mate_after == mover) return Mark::NONE;    // still mating (perhaps slower)
         if (mate_after == them) return Mark::BLUNDER;  // from mating to being mated
-        return mate_mark(after.cp_for(mover));        // the mate is lost
+        return mate_mark(after.cp_for(mover));         // the mate is lost
     }
     if (mate_after == them) {
         if (mate_before == them) return Mark::NONE;  // was lost already
@@ -151,8 +151,10 @@ std::array<double, COLOR_NB> game_accuracy(std::span<const Eval> evals, Color fi
             const double acc = move_accuracy(win_percent(evals[ply], side), win_percent(evals[ply + 1], side));
             weighted += acc * weights[ply];
             weight_sum += weights[ply];
-            if (acc <= 0) zero = true;
-            else inverse_sum += 1.0 / acc;
+            if (acc <= 0)
+                zero = true;
+            else
+                inverse_sum += 1.0 / acc;
             ++moves;
         }
         if (moves == 0) continue;

@@ -38,8 +38,7 @@ std::string fingerprint_of(const AnalysisRequest& r) {
 
 }  // namespace
 
-AnalysisPool::AnalysisPool(Options options, Listener listener)
-    : options_(options), listener_(std::move(listener)) {
+AnalysisPool::AnalysisPool(Options options, Listener listener) : options_(options), listener_(std::move(listener)) {
     options_.workers = std::clamp(options_.workers, 1, 64);
     options_.max_queue = std::max<std::size_t>(options_.max_queue, 1);
     options_.max_cached = std::max<std::size_t>(options_.max_cached, 1);

@@ -47,10 +47,10 @@ struct AnalysisRequest {
 class AnalysisPool {
 public:
     struct Options {
-        int workers = 1;         // analyses at once (each with its own Engine)
-        std::size_t max_queue = 16;   // waiting analyses; more are refused
-        std::size_t max_cached = 256; // finished analyses kept (least recently used go first)
-        int nice = 10;           // added to the workers' scheduling priority (0: unchanged)
+        int workers = 1;               // analyses at once (each with its own Engine)
+        std::size_t max_queue = 16;    // waiting analyses; more are refused
+        std::size_t max_cached = 256;  // finished analyses kept (least recently used go first)
+        int nice = 10;                 // added to the workers' scheduling priority (0: unchanged)
         // The most a request may ask for per position (a client chooses the settings).
         std::uint64_t max_nodes = 2'000'000;
         int max_depth = 24;
@@ -62,10 +62,10 @@ public:
     enum class State : std::uint8_t { QUEUED, RUNNING, DONE, FAILED };
     struct Status {
         State state = State::QUEUED;
-        int queue_position = 0;  // 1 = next to run; 0 when not queued
-        int done = 0, total = 0; // positions analysed, positions in the game
+        int queue_position = 0;                              // 1 = next to run; 0 when not queued
+        int done = 0, total = 0;                             // positions analysed, positions in the game
         std::shared_ptr<const engine::GameAnalysis> result;  // when DONE
-        std::string error;                                    // when FAILED
+        std::string error;                                   // when FAILED
     };
     // Called on a worker thread (or on the thread that cancels) with each change
     // after submit: queue position, start, progress, the end. submit() itself answers

@@ -133,7 +133,7 @@ TEST(AnalysisGameE4, HungQueenAndMissedMateAreBlunders) {
     ASSERT_EQ(a->moves.size(), 5u);
     ASSERT_EQ(a->positions.size(), 6u);
     EXPECT_EQ(a->moves[3].mark, Mark::BLUNDER);  // 2...Qh4??
-    EXPECT_GT(a->moves[3].eval_after.cp, 500);     // White's view: White is a queen up
+    EXPECT_GT(a->moves[3].eval_after.cp, 500);   // White's view: White is a queen up
     for (int ply : {0, 1, 2, 4}) EXPECT_NE(a->moves[size_t(ply)].mark, Mark::BLUNDER) << "ply " << ply;
     EXPECT_EQ(a->marks[BLACK][int(Mark::BLUNDER)], 1);
     EXPECT_EQ(a->marks[WHITE][int(Mark::BLUNDER)], 0);
@@ -142,10 +142,10 @@ TEST(AnalysisGameE4, HungQueenAndMissedMateAreBlunders) {
     const auto mate = san_line({"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qe2"});
     a = analyse_game(engine, Position::startpos(), mate, test_settings());
     ASSERT_TRUE(a) << a.error().message;
-    EXPECT_EQ(a->moves[5].mark, Mark::BLUNDER);              // 3...Nf6??
-    EXPECT_EQ(a->moves[5].eval_after, Eval::mate_in(1));     // White mates in one
-    EXPECT_EQ(a->moves[6].mark, Mark::BLUNDER);              // 4. Qe2?? misses it
-    EXPECT_EQ(a->positions[6].eval, Eval::mate_in(1));       // before 4. Qe2
+    EXPECT_EQ(a->moves[5].mark, Mark::BLUNDER);           // 3...Nf6??
+    EXPECT_EQ(a->moves[5].eval_after, Eval::mate_in(1));  // White mates in one
+    EXPECT_EQ(a->moves[6].mark, Mark::BLUNDER);           // 4. Qe2?? misses it
+    EXPECT_EQ(a->positions[6].eval, Eval::mate_in(1));    // before 4. Qe2
     const Position before = Position::startpos();
     Position p = before;
     for (size_t i = 0; i < 6; ++i) p.do_move(mate[i]);
@@ -171,9 +171,8 @@ TEST(AnalysisGameE4, GameEndingInMateAndProgress) {
     EXPECT_FALSE(a->positions[4].best);
 
     // Cancelled from the progress callback.
-    auto cancelled = analyse_game(engine, Position::startpos(), moves, test_settings(), [](int done, int) {
-        return done < 2;
-    });
+    auto cancelled =
+        analyse_game(engine, Position::startpos(), moves, test_settings(), [](int done, int) { return done < 2; });
     ASSERT_FALSE(cancelled);
     EXPECT_NE(cancelled.error().message.find("cancelled"), std::string::npos);
 }

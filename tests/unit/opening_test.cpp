@@ -102,8 +102,8 @@ TEST(OpeningEco, EveryDataLineReplaysAndIsNamed) {
 
 TEST(OpeningEco, NamedPositionsAsTheTsvSays) {
     const auto lines = read_tsv_files();
-    for (const char* pgn : {"1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6", "1. d4 d5 2. Nf3", "1. Nf3 d5", "1. d4 d5",
-                            "1. e4 c5", "1. d4 Nf6 2. c4 g6 3. Nc3 Bg7 4. e4 d6"}) {
+    for (const char* pgn : {"1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6", "1. d4 d5 2. Nf3", "1. Nf3 d5", "1. d4 d5", "1. e4 c5",
+                            "1. d4 Nf6 2. c4 g6 3. Nc3 Bg7 4. e4 d6"}) {
         const TsvLine& l = tsv_line_for(lines, pgn);
         auto got = classify(pgn);
         ASSERT_TRUE(got) << pgn;

@@ -119,7 +119,8 @@ TEST_F(PgnAnalysisCli, AnalyseWritesEvalsAndMarksThatReplay) {
 
 // --format tsv: one line per move; the FEN columns chain (after = the next before).
 TEST_F(PgnAnalysisCli, AnalyseTsvHasOneLinePerMove) {
-    const std::string file = write("legal.pgn", "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0\n");
+    const std::string file =
+        write("legal.pgn", "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0\n");
     const ProcessOutput r = run({"pgn", "analyse", "--nodes", "20000", "--quiet", "--format", "tsv", file});
     ASSERT_EQ(r.status, 0) << r.err;
     std::vector<std::vector<std::string>> rows;
