@@ -200,5 +200,34 @@ TEST(AnalysisPoolE4, DestructorStopsARunningAnalysisPromptly) {
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
 }
 
+// A flood of submits, resubmits with other moves and cancels from two threads:
+// nothing crashes or hangs, the queue stays bounded, every game ends in a state.
+TEST(AnalysisPoolE4, FloodOfSubmitsAndCancels) {
+    AnalysisPool::Options o;
+    o.workers = 2;
+    o.max_queue = 4;
+    AnalysisPool pool(o, [](const std::string&, const AnalysisPool::Status&) {});
+    const auto a = san_line({"e4", "e5"});
+    const auto b = san_line({"d4", "d5", "c4"});
+    auto hammer = [&](int seed) {
+        for (int i = 0; i < 150; ++i) {
+            const std::string id = "g" + std::to_string((i * 7 + seed) % 6);
+            auto r = pool.submit(quick(id, i % 2 ? a : b));
+            if (!r) {
+                EXPECT_NE(r.error().message.find("queue is full"), std::string::npos) << r.error().message;
+            }
+            if (i % 3 == 0) pool.cancel("g" + std::to_string((i + seed) % 6));
+            EXPECT_LE(pool.queue_length(), 4u);
+        }
+    };
+    std::thread t1(hammer, 1), t2(hammer, 2);
+    t1.join();
+    t2.join();
+    for (int g = 0; g < 6; ++g) {
+        const std::string id = "g" + std::to_string(g);
+        if (pool.status(id)) wait_for(pool, id, finished);
+    }
+}
+
 }  // namespace
 }  // namespace outpost::server
