@@ -303,6 +303,8 @@ void Position::do_null_move() {
 // hash table, killer moves, a client) can be tested without generating every move.
 bool Position::is_legal(Move m) const {
     if (!m.is_ok()) return false;
+    // Only a promotion carries a piece: the generator's other moves have those bits clear.
+    if (m.kind() != Move::PROMOTION && (m.raw() & (3 << 12))) return false;
     const Color us = side_;
     const Square from = m.from(), to = m.to();
     const Piece pc = board_[from];

@@ -144,8 +144,9 @@ SkillParams skill_for_elo(int elo) {
         s.max_ms = std::int64_t(std::lround(geometric(double(top.max_ms), double(FadeMs), t)));
         return s;
     }
-    // Position between the rows whose Elos bracket the Elo asked for; below the
-    // first row, the first row.
+    // Below the weakest level: that level, exactly.
+    if (elo <= elos[0]) return from_row(Levels[0]);
+    // Position between the rows whose Elos bracket the Elo asked for.
     int i = 0;
     while (i < 7 && elos[size_t(i + 1)] <= elo) ++i;
     const LevelRow& a = Levels[i];

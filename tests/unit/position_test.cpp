@@ -97,7 +97,9 @@ TEST(PositionR5, PinnedPiecesMoveOnlyAlongThePin) {
     // The rook on e2 is pinned by e7; the knight on d3 stands on no line to the king.
     EXPECT_EQ(pos.pinned(WHITE), square_bb(SQ_E2));
     for (Move m : legal_moves(pos))
-        if (m.from() == SQ_E2) EXPECT_EQ(file_of(m.to()), FILE_E) << move_to_uci(pos, m);
+        if (m.from() == SQ_E2) {
+            EXPECT_EQ(file_of(m.to()), FILE_E) << move_to_uci(pos, m);
+        }
 }
 
 TEST(PositionR5, IsLegalMatchesTheGeneratorForEveryMoveKind) {
@@ -246,7 +248,9 @@ TEST(PositionR2, RandomPlayoutProperties) {
             auto reread = position_from_fen(fen, pos.is_chess960());
             ASSERT_TRUE(reread.ok()) << reread.error().message;
             ASSERT_EQ(to_fen(*reread), fen);
-            if (pos.ep_square() == pos.pseudo_ep_square()) ASSERT_EQ(*reread, pos);
+            if (pos.ep_square() == pos.pseudo_ep_square()) {
+                ASSERT_EQ(*reread, pos);
+            }
             ASSERT_EQ(as_set(legal_moves(*reread)), all_set);
 
             if (all.empty()) {
