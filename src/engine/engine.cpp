@@ -100,6 +100,13 @@ Result<bool> check_range(std::string_view name, int v) {
     return true;
 }
 
+// A value that only has to be in range and is read by the next search.
+Result<bool> set_in_range(std::string_view option, int& field, int v) {
+    if (auto ok = check_range(option, v); !ok) return ok;
+    field = v;
+    return true;
+}
+
 }  // namespace
 
 const std::vector<OptionSpec>& Engine::option_specs() {
@@ -152,29 +159,10 @@ Result<bool> Engine::set_threads(int n) {
     return true;
 }
 
-Result<bool> Engine::set_multipv(int n) {
-    if (auto ok = check_range("MultiPV", n); !ok) return ok;
-    multipv_ = n;
-    return true;
-}
-
-Result<bool> Engine::set_move_overhead(int ms) {
-    if (auto ok = check_range("Move Overhead", ms); !ok) return ok;
-    move_overhead_ = ms;
-    return true;
-}
-
-Result<bool> Engine::set_level(int level) {
-    if (auto ok = check_range("Level", level); !ok) return ok;
-    level_ = level;
-    return true;
-}
-
-Result<bool> Engine::set_elo(int elo) {
-    if (auto ok = check_range("UCI_Elo", elo); !ok) return ok;
-    elo_ = elo;
-    return true;
-}
+Result<bool> Engine::set_multipv(int n) { return set_in_range("MultiPV", multipv_, n); }
+Result<bool> Engine::set_move_overhead(int ms) { return set_in_range("Move Overhead", move_overhead_, ms); }
+Result<bool> Engine::set_level(int level) { return set_in_range("Level", level_, level); }
+Result<bool> Engine::set_elo(int elo) { return set_in_range("UCI_Elo", elo_, elo); }
 
 void Engine::clear_hash() {
     stop();
