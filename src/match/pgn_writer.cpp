@@ -9,7 +9,7 @@
 
 namespace outpost::match {
 
-std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx) {
+std::string write_played_game(const PlayedGame& rec, const PgnContext& ctx) {
     PgnGame game;
     game.set_tag("Event", ctx.event);
     game.set_tag("Site", ctx.site);
@@ -17,7 +17,7 @@ std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx) {
     game.set_tag("Round", ctx.round);
     game.set_tag("White", rec.white);
     game.set_tag("Black", rec.black);
-    game.set_tag("Result", rec.result());
+    game.set_tag("Result", std::string(result_string(rec.outcome)));
     if (rec.white_tc == rec.black_tc) {
         game.set_tag("TimeControl", rec.white_tc);
     } else {
@@ -52,7 +52,7 @@ std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx) {
         else
             game.moves.back().comments_after.push_back(rec.reason);
     }
-    game.result = rec.result();
+    game.result = result_string(rec.outcome);
     return write_pgn(game);
 }
 
