@@ -4,7 +4,7 @@ import { createGame, fetchLevels } from './api';
 import { Board } from './board';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
-import { PRESETS, classify, customTc } from './timecontrol';
+import { PRESETS, classify, customTc, type TimeClass } from './timecontrol';
 import { saveInvite, saveSeat } from './store';
 import type { Level, NewGameRequest } from './types';
 import { recentGames } from './games';
@@ -107,7 +107,7 @@ export class HomeView {
         }))));
     }
     // Time control presets, grouped by their C4 class.
-    const groups = new Map<string, string[]>();
+    const groups = new Map<TimeClass, string[]>();
     for (const p of PRESETS) {
       const cls = classify(p.tc)!;
       groups.set(cls, [...(groups.get(cls) ?? []), p.tc]);
@@ -115,12 +115,12 @@ export class HomeView {
     const tc = timeControlOf(c);
     const cls = classify(tc);
     parts.push(h('fieldset.tcs', { 'data-field': 'tc' },
-      h('legend', t('timeControl'), ' ', h('span.tc-class', { 'data-class': cls ?? 'invalid' }, cls ? t(`class_${cls}` as any) : t('invalidTc'))),
+      h('legend', t('timeControl'), ' ', h('span.tc-class', { 'data-class': cls ?? 'invalid' }, cls ? t(`class_${cls}`) : t('invalidTc'))),
       h('div.tc-groups', [...groups].map(([gcls, tcs]) => h('div.tc-row',
-        h('span.tc-label', t(`class_${gcls}` as any)),
+        h('span.tc-label', t(`class_${gcls}`)),
         h('div.tc-buttons', tcs.map((v) => h('button.tc', {
           type: 'button', 'aria-pressed': String(c.tc === v), 'data-value': v,
-          'aria-label': `${PRESETS.find((p) => p.tc === v)!.label}, ${t(`class_${gcls}` as any)}`, title: v,
+          'aria-label': `${PRESETS.find((p) => p.tc === v)!.label}, ${t(`class_${gcls}`)}`, title: v,
           onclick: () => this.set('tc', v),
         }, PRESETS.find((p) => p.tc === v)!.label)),
         gcls === 'unlimited' ? h('button.tc', { type: 'button', 'aria-pressed': String(c.tc === 'custom'), 'data-value': 'custom',

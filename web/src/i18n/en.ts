@@ -89,6 +89,7 @@ const en = {
   claimFifty: 'Claim draw: fifty-move rule',
   claimWithMove: 'Claim a draw together with the next move',
   claimWithMoveNone: 'Next move: no claim',
+  claimWithMoveHelp: 'Under strict FIDE rules a draw by threefold repetition or the fifty-move rule is not automatic: the player to move claims it, and may claim it together with the move that produces it. Choose the claim, then make the move.',
   claimWithMoveThreefold: 'Next move claims threefold repetition',
   claimWithMoveFifty: 'Next move claims the fifty-move rule',
   takeback: 'Takeback',
