@@ -30,9 +30,6 @@ function append(el: HTMLElement, children: Child[]) {
   }
 }
 
-export const $ = <T extends HTMLElement = HTMLElement>(sel: string, root: ParentNode = document) =>
-  root.querySelector(sel) as T | null;
-
 export function clear(el: HTMLElement, ...children: Child[]) {
   el.replaceChildren();
   append(el, children);

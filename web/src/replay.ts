@@ -24,8 +24,3 @@ export function positionAt(initialFen: string, moves: readonly string[], ply: nu
   }
   return { fen: makeFen(pos.toSetup()), check: pos.isCheck(), turn: pos.turn };
 }
-
-// The FEN after the first `ply` moves (the initial FEN when it cannot be read).
-export function fenAt(initialFen: string, moves: readonly string[], ply: number): string {
-  return positionAt(initialFen, moves, ply)?.fen ?? initialFen;
-}

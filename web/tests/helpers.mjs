@@ -127,13 +127,16 @@ export async function gameState(page) {
 }
 
 // Starts a game from the home screen with the given panel choices.
-export async function startGame(page, { opponent = 'robot', color = 'white', tc = '-', level, start } = {}) {
+export async function startGame(page, { opponent = 'robot', color = 'white', tc = '-', level, start, variant } = {}) {
   await page.click(`[data-field=opponent] [data-value=${opponent}]`);
   if (opponent !== 'hotseat') await page.click(`[data-field=color] [data-value="${color}"]`);
   if (level) await page.click(`[data-field=level] [data-value="${level}"]`);
   await page.click(`[data-field=tc] [data-value="${tc}"]`);
-  if (start !== undefined) {
+  if (start !== undefined || variant !== undefined) {
     if (!(await page.locator('details.more').evaluate((d) => d.open))) await page.click('details.more summary');
+  }
+  if (variant !== undefined) await page.click(`[data-field=variant] [data-value="${variant}"]`);
+  if (start !== undefined) {
     await page.fill('[data-field=start]', start);
     await page.locator('[data-field=start]').dispatchEvent('change');
   }
@@ -171,3 +174,13 @@ export async function pieceSquares(page, color) {
 }
 
 export const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-web-'));
+
+// The messages the page sends on its game WebSocket, parsed (for checking what the UI
+// asks the server, e.g. the UCI form of a castling move).
+export function recordSent(page) {
+  const sent = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => {
+    try { sent.push(JSON.parse(typeof f.payload === 'string' ? f.payload : f.payload.toString())); } catch { /* not JSON */ }
+  }));
+  return sent;
+}
