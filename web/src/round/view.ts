@@ -40,6 +40,7 @@ interface Elements {
 
 export class RoundView {
   readonly el: Elements;
+  private claimOpen = false;
 
   constructor(private ctrl: RoundCtrl, mount: HTMLElement) {
     this.el = this.layout();
@@ -319,10 +320,12 @@ export class RoundView {
     CLAIMS.map(([v, key]) => h('option', { value: v }, t(key)))) as HTMLSelectElement;
     sel.value = c.claimWithMove;
     // Folded: a casual player rarely needs it, and the words say what it is for.
-    this.el.inputRow.append(h('details.claim-move', { open: c.claimWithMove !== '' || undefined },
+    const fold = h('details.claim-move', { open: this.claimOpen || c.claimWithMove !== '' || undefined },
       h('summary', t('claimWithMove')),
       h('p.hint', { id: 'claim-with-move-help' }, t('claimWithMoveHelp')),
-      sel));
+      sel) as HTMLDetailsElement;
+    fold.addEventListener('toggle', () => { this.claimOpen = fold.open; }); // stays as the player left it
+    this.el.inputRow.append(fold);
   }
 
   private renderEnd(s: GameState, me: Color) {
