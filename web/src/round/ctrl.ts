@@ -6,6 +6,7 @@
 import { Board, type BoardMove } from '../board';
 import { moveUci, piecesOf } from '../castling';
 import { Clocks } from '../clockview';
+import { KeyboardBoard } from '../keyboardboard';
 import { toast } from '../dom';
 import { t, endText } from '../i18n';
 import { toggleZen } from '../layout';
@@ -35,6 +36,7 @@ export class RoundCtrl {
   private readonly socket: GameSocket;
   private readonly premoves: PremoveQueue;
   private readonly promotion: Promotion;
+  private readonly keyboardBoard: KeyboardBoard;
   private orientationSet = false;
   private halfRtt = 0;
 
@@ -44,6 +46,7 @@ export class RoundCtrl {
     this.board.onMove = (m) => this.userMove(m);
     this.board.onPremove = (m) => { if (settings.premoveQueue) { this.premoves.push(m); this.redraw(); } };
     this.promotion = new Promotion(this.view.el.board);
+    this.keyboardBoard = new KeyboardBoard(this.view.el.board, this.board);
     this.premoves = new PremoveQueue(this.board, () => this.state?.variant ?? 'standard');
     this.clocks = new Clocks({ white: this.view.el.clockWhite, black: this.view.el.clockBlack });
     this.clocks.onLow = (c) => { if (this.isMine(c)) play('lowtime'); };
@@ -66,6 +69,7 @@ export class RoundCtrl {
     this.socket.close();
     this.clocks.destroy();
     this.promotion.cancel();
+    this.keyboardBoard.destroy();
     this.board.destroy();
     document.removeEventListener('keydown', this.onKey);
     window.removeEventListener('online', this.kick);
@@ -240,8 +244,7 @@ export class RoundCtrl {
   private onKey = (e: KeyboardEvent) => {
     const tgt = e.target;
     if (tgt instanceof HTMLInputElement || tgt instanceof HTMLTextAreaElement || tgt instanceof HTMLSelectElement) return;
-    if (tgt instanceof HTMLElement && tgt.closest('[data-keyboard-board]')) return; // the board's own keys (keyboardboard.ts)
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return; // e.g. the keyboard board's own keys
     switch (e.key) {
       case 'ArrowLeft': this.step(-1); break;
       case 'ArrowRight': this.step(1); break;

@@ -24,7 +24,9 @@ export class Promotion {
       const left = (orientation === 'white' ? file : 7 - file) * 12.5;
       const top = (dest[1] === '8') === (orientation === 'white');
       const done = (v: string | null) => {
+        const hadFocus = el.contains(document.activeElement);
         el.remove();
+        if (hadFocus && this.wrap.tabIndex >= 0) this.wrap.focus({ preventScroll: true }); // back to the keyboard board
         this.el = null;
         this.cancelOpen = null;
         document.removeEventListener('keydown', onKey, true);
