@@ -39,6 +39,7 @@ export class RoundCtrl {
   private readonly keyboardBoard: KeyboardBoard;
   private orientationSet = false;
   private halfRtt = 0;
+  private readonly offSettings: () => void;
 
   constructor(mount: HTMLElement, readonly gameId: string, seat: string | null) {
     this.view = new RoundView(this, mount);
@@ -58,7 +59,7 @@ export class RoundCtrl {
     });
     document.addEventListener('keydown', this.onKey);
     this.view.el.board.addEventListener('contextmenu', (e) => { if (this.premoves.length) { e.preventDefault(); this.clearPremoves(); } });
-    onSettings(this.redraw);
+    this.offSettings = onSettings(this.redraw);
     window.addEventListener('online', this.kick);
     document.addEventListener('visibilitychange', this.kick);
   }
@@ -66,6 +67,7 @@ export class RoundCtrl {
   private kick = () => { if (document.visibilityState === 'visible') this.socket.kick(); };
 
   destroy() {
+    this.offSettings();
     this.socket.close();
     this.clocks.destroy();
     this.promotion.cancel();
