@@ -28,3 +28,24 @@ export function piecesOf(fen: string): Map<string, BoardPiece> {
   if (board.isOk) for (const [sq, p] of board.value) out.set(makeSquare(sq), { role: p.role, color: p.color });
   return out;
 }
+
+// Where king and rook stand after a castling move in either UCI form, or null when the
+// move is not castling: the king's and rook's squares before and after (R4, R16).
+export function castlingSquares(pieces: ReadonlyMap<string, BoardPiece>, uci: string):
+  { king: [string, string]; rook: [string, string] } | null {
+  const from = uci.slice(0, 2); const to = uci.slice(2, 4);
+  const king = pieces.get(from);
+  if (king?.role !== 'king' || from[1] !== to[1]) return null;
+  const target = pieces.get(to);
+  const rank = from[1];
+  let rookFrom: string | undefined;
+  if (target?.role === 'rook' && target.color === king.color) rookFrom = to; // king takes rook
+  else if (Math.abs(to.charCodeAt(0) - from.charCodeAt(0)) === 2) {
+    // e1g1 / e1c1: the outermost own rook on that side.
+    const files = to > from ? 'hgf' : 'abc';
+    rookFrom = [...files].map((f) => `${f}${rank}`).find((sq) => pieces.get(sq)?.role === 'rook' && pieces.get(sq)?.color === king.color);
+  }
+  if (!rookFrom) return null;
+  const short = rookFrom > from;
+  return { king: [from, `${short ? 'g' : 'c'}${rank}`], rook: [rookFrom, `${short ? 'f' : 'd'}${rank}`] };
+}

@@ -4,7 +4,7 @@
 // premove itself and this queue stays empty.
 import type { Key, Piece, PiecesDiff } from '@lichess-org/chessground/types';
 import type { Board, BoardMove } from '../board';
-import { moveUci } from '../castling';
+import { castlingSquares, moveUci } from '../castling';
 import { isLastRank } from './promotion';
 
 export interface QueuedMove { from: Key; to: Key; uci: string }
@@ -47,10 +47,19 @@ export class PremoveQueue {
     this.board.set({ fen });
     const custom = new Map<Key, string>();
     for (const m of this.moves) {
-      const piece = this.board.cg.state.pieces.get(m.from);
+      const pieces = this.board.cg.state.pieces;
+      const piece = pieces.get(m.from);
       if (!piece) break;
-      const promo: Piece | null = m.uci.length > 4 ? { role: 'queen', color: piece.color } : null;
-      const diff: PiecesDiff = new Map<Key, Piece | undefined>([[m.from, undefined], [m.to, promo ?? piece]]);
+      const castle = castlingSquares(pieces, m.uci);
+      const diff: PiecesDiff = new Map<Key, Piece | undefined>();
+      if (castle) {
+        const rook = pieces.get(castle.rook[0] as Key);
+        diff.set(castle.king[0] as Key, undefined).set(castle.rook[0] as Key, undefined);
+        diff.set(castle.king[1] as Key, piece).set(castle.rook[1] as Key, rook);
+      } else {
+        const promo: Piece | null = m.uci.length > 4 ? { role: 'queen', color: piece.color } : null;
+        diff.set(m.from, undefined).set(m.to, promo ?? piece);
+      }
       this.board.cg.setPieces(diff);
       custom.set(m.from, 'current-premove');
       custom.set(m.to, 'current-premove');
