@@ -109,7 +109,7 @@ export class KeyboardBoard {
   private choose(sq: Key) {
     const cg = this.board.cg;
     const before = cg.state.selected;
-    const ply = cg.state.turnColor;
+    const turnBefore = cg.state.turnColor;
     cg.selectSquare(sq);
     const selected = cg.state.selected;
     if (selected === sq && selected !== before) {
@@ -117,7 +117,7 @@ export class KeyboardBoard {
       announce(dests.length
         ? t('kbPicked', { piece: this.describe(sq), squares: dests.join(', ') })
         : t('kbNoMoves', { square: this.describe(sq) }));
-    } else if (!selected && before && cg.state.turnColor === ply && !cg.state.premovable.current) {
+    } else if (!selected && before && cg.state.turnColor === turnBefore && !cg.state.premovable.current) {
       if (before === sq) announce(t('kbCancelled'));
       else {
         cg.selectSquare(before); // a square it cannot reach: the piece stays in hand
