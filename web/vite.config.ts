@@ -1,5 +1,5 @@
-// Outpost web UI build. `npm run dev` proxies the API to a running `outpost serve`
-// (or the mock server): OUTPOST_URL, default http://127.0.0.1:8080.
+// Outpost web UI build. `npm run dev` proxies the API to a running `outpost serve`:
+// OUTPOST_URL, default http://127.0.0.1:8080.
 import { defineConfig } from 'vite';
 
 const target = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env

@@ -11,10 +11,10 @@ export function h<K extends keyof HTMLElementTagNameMap>(sel: K | string, attrs?
   } else if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined || v === null || v === false) continue;
-      if (k.startsWith('on') && typeof v === 'function') (el as any)[k] = v;
+      if (k.startsWith('on') && typeof v === 'function') Reflect.set(el, k, v);
       else if (k === 'class') el.className += (el.className ? ' ' : '') + v;
-      else if (k === 'value') (el as any).value = String(v);
-      else if (k in el && typeof v !== 'string') (el as any)[k] = v;
+      else if (k === 'value') Reflect.set(el, 'value', String(v));
+      else if (k in el && typeof v !== 'string') Reflect.set(el, k, v); // properties: checked, readOnly …
       else el.setAttribute(k, v === true ? '' : String(v));
     }
   }
@@ -29,9 +29,6 @@ function append(el: HTMLElement, children: Child[]) {
     else el.append(c instanceof Node ? c : String(c));
   }
 }
-
-export const $ = <T extends HTMLElement = HTMLElement>(sel: string, root: ParentNode = document) =>
-  root.querySelector(sel) as T | null;
 
 export function clear(el: HTMLElement, ...children: Child[]) {
   el.replaceChildren();

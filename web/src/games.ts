@@ -4,17 +4,31 @@ import { lookupGames, pgnUrl } from './api';
 import { clear, h } from './dom';
 import { t, endText } from './i18n';
 import { savedSeats } from './store';
-import type { GameSummary } from './types';
+import type { GameState, GameSummary } from './types';
+
+// The number of moves (plies) of a summary: `moves` as docs/protocol.md names it;
+// `plies` from servers that sent that name (-1 there: not known). Null: not known.
+export function movesOf(g: GameSummary): number | null {
+  const n = g.moves ?? g.plies;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+// The end of a summarised game in words: the summary has the status and the result.
+function endOf(g: GameSummary): string {
+  const winner = g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null;
+  const ending: Pick<GameState, 'status' | 'winner' | 'end'> = { status: g.status, winner, end: '' };
+  return endText(ending as GameState); // endText reads only these three fields
+}
 
 function row(g: GameSummary, token: string | undefined): HTMLElement {
   const over = g.status !== 'ongoing';
   const href = `#/game/${g.id}${token ? `?seat=${encodeURIComponent(token)}` : ''}`;
   const when = typeof g.updated === 'number' ? new Date(g.updated < 1e12 ? g.updated * 1000 : g.updated) : new Date(g.updated);
-  const fake = { status: g.status, winner: g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null, end: '' } as any;
+  const n = movesOf(g);
   return h('li.game-row', { 'data-game': g.id },
     h('a.game-link', { href },
       h('span.players', `${g.white} ${t('vs')} ${g.black}`),
-      h('span.game-meta', [over ? endText(fake) : t('ongoing'), t('movesN', { n: g.moves }),
+      h('span.game-meta', [over ? endOf(g) : t('ongoing'), n === null ? '' : t('movesN', { n }),
         isNaN(when.getTime()) ? '' : when.toLocaleDateString()].filter(Boolean).join(' · ')),
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
     h('span.game-actions',

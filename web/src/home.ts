@@ -4,10 +4,12 @@ import { createGame, fetchLevels } from './api';
 import { Board } from './board';
 import { clear, h, toast } from './dom';
 import { t } from './i18n';
-import { PRESETS, classify, customTc } from './timecontrol';
+import { PRESETS, classify, customTc, type TimeClass } from './timecontrol';
 import { saveInvite, saveSeat } from './store';
 import type { Level, NewGameRequest } from './types';
 import { recentGames } from './games';
+import { looksLikeFen, previewFen } from './preview';
+import { setSetting, settings } from './settings';
 
 interface Choices {
   opponent: 'robot' | 'hotseat' | 'invite';
@@ -21,12 +23,13 @@ interface Choices {
   start: string;      // FEN or PGN
   casual: boolean;
   name: string;
+  opponentName: string; // same device: Black's name (`name` is White's)
 }
 
 const KEY = 'outpost.newgame';
 const defaults: Choices = {
   opponent: 'robot', color: 'random', level: 3, elo: '', tc: '10+0', minutes: 10, increment: 0, mode: '',
-  periods: '', variant: 'standard', chess960: '', start: '', casual: true, name: '',
+  periods: '', variant: 'standard', chess960: '', start: '', casual: true, name: '', opponentName: '',
 };
 
 function loadChoices(): Choices {
@@ -47,6 +50,7 @@ export class HomeView {
   private c = loadChoices();
   private panel: HTMLElement;
   private levels: Level[] = levelsCache ?? [];
+  private moreOpen = this.c.variant !== 'standard' || !!this.c.start; // the fold stays as the player left it
 
   constructor(mount: HTMLElement) {
     const boardEl = h('div.board', { 'aria-label': t('board') });
@@ -89,6 +93,7 @@ export class HomeView {
     const parts: HTMLElement[] = [];
     parts.push(this.seg(t('opponent'), 'opponent', [['robot', t('opp_robot')], ['hotseat', t('opp_hotseat')], ['invite', t('opp_invite')]]));
     if (c.opponent !== 'hotseat') parts.push(this.seg(t('color'), 'color', [['white', t('white')], ['random', t('random')], ['black', t('black')]]));
+    else parts.push(this.sameDevice());
     if (c.opponent === 'robot') {
       const levelNums = this.levels.length ? this.levels.map((l) => l.level) : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
       parts.push(h('fieldset.levels', { 'data-field': 'level' },
@@ -107,7 +112,7 @@ export class HomeView {
         }))));
     }
     // Time control presets, grouped by their C4 class.
-    const groups = new Map<string, string[]>();
+    const groups = new Map<TimeClass, string[]>();
     for (const p of PRESETS) {
       const cls = classify(p.tc)!;
       groups.set(cls, [...(groups.get(cls) ?? []), p.tc]);
@@ -115,12 +120,12 @@ export class HomeView {
     const tc = timeControlOf(c);
     const cls = classify(tc);
     parts.push(h('fieldset.tcs', { 'data-field': 'tc' },
-      h('legend', t('timeControl'), ' ', h('span.tc-class', { 'data-class': cls ?? 'invalid' }, cls ? t(`class_${cls}` as any) : t('invalidTc'))),
+      h('legend', t('timeControl'), ' ', h('span.tc-class', { 'data-class': cls ?? 'invalid' }, cls ? t(`class_${cls}`) : t('invalidTc'))),
       h('div.tc-groups', [...groups].map(([gcls, tcs]) => h('div.tc-row',
-        h('span.tc-label', t(`class_${gcls}` as any)),
+        h('span.tc-label', t(`class_${gcls}`)),
         h('div.tc-buttons', tcs.map((v) => h('button.tc', {
           type: 'button', 'aria-pressed': String(c.tc === v), 'data-value': v,
-          'aria-label': `${PRESETS.find((p) => p.tc === v)!.label}, ${t(`class_${gcls}` as any)}`, title: v,
+          'aria-label': `${PRESETS.find((p) => p.tc === v)!.label}, ${t(`class_${gcls}`)}`, title: v,
           onclick: () => this.set('tc', v),
         }, PRESETS.find((p) => p.tc === v)!.label)),
         gcls === 'unlimited' ? h('button.tc', { type: 'button', 'aria-pressed': String(c.tc === 'custom'), 'data-value': 'custom',
@@ -140,7 +145,7 @@ export class HomeView {
           onchange: (e: Event) => this.set('periods', (e.target as HTMLInputElement).value) })),
         h('div.tc-preview', tc)) : null));
     // Less common choices, folded.
-    const more = h('details.more', { open: c.variant !== 'standard' || !!c.start || undefined },
+    const more = h('details.more', { open: this.moreOpen || undefined },
       h('summary', t('moreOptions')),
       this.seg(t('variant'), 'variant', [['standard', t('standard')], ['chess960', t('chess960')]]),
       c.variant === 'chess960' ? h('label.block', t('chess960Number'), h('input', {
@@ -154,14 +159,43 @@ export class HomeView {
       h('label.check', h('input', { type: 'checkbox', checked: c.casual, 'data-field': 'casual',
         onchange: (e: Event) => this.set('casual', (e.target as HTMLInputElement).checked) }),
         h('span', t('casual'), h('small', ` — ${t('casualHint')}`))),
-      h('label.block', t('yourName'), h('input', { type: 'text', maxlength: '40', value: c.name, 'data-field': 'name',
-        onchange: (e: Event) => this.set('name', (e.target as HTMLInputElement).value) })));
+      c.opponent !== 'hotseat' ? this.nameInput(t('yourName'), 'name') : null);
+    more.addEventListener('toggle', () => { this.moreOpen = (more as HTMLDetailsElement).open; });
     parts.push(more);
     const focused = document.activeElement as HTMLElement | null;
     const focusKey = focused?.closest('[data-field]')?.getAttribute('data-field');
     const focusVal = focused?.getAttribute('data-value');
     clear(this.panel, parts);
-    if (focusKey && focusVal) (this.panel.querySelector(`[data-field="${focusKey}"] [data-value="${focusVal}"]`) as HTMLElement | null)?.focus();
+    if (focusKey && focusVal) this.panel.querySelector<HTMLElement>(`[data-field="${focusKey}"] [data-value="${focusVal}"]`)?.focus();
+    this.preview();
+  }
+
+  // The home board shows where the game would start: a pasted FEN or PGN, or the
+  // chosen Chess960 position (P13, R16); from Black's side when Black is chosen.
+  private preview() {
+    const c = this.c;
+    this.board.set({
+      fen: previewFen(c.start, c.variant, c.chess960),
+      orientation: c.opponent !== 'hotseat' && c.color === 'black' ? 'black' : 'white',
+      lastMove: undefined,
+    });
+  }
+
+  private nameInput(label: string, key: 'name' | 'opponentName') {
+    return h('label.block', label, h('input', { type: 'text', maxlength: '40', value: this.c[key], 'data-field': key,
+      onchange: (e: Event) => this.set(key, (e.target as HTMLInputElement).value) }));
+  }
+
+  // Same device: both players' names, and the board turning to the side to move
+  // (the setting of the same name, offered where such a game is set up).
+  private sameDevice() {
+    return h('fieldset.same-device', { 'data-field': 'same-device' },
+      h('legend', t('opp_hotseat')),
+      this.nameInput(t('whiteName'), 'name'),
+      this.nameInput(t('blackName'), 'opponentName'),
+      h('label.check', h('input', { type: 'checkbox', checked: settings.autoFlip, 'data-field': 'autoFlip',
+        onchange: (e: Event) => setSetting('autoFlip', (e.target as HTMLInputElement).checked) }),
+      h('span', t('autoFlipSetup'))));
   }
 
   private request(): NewGameRequest | null {
@@ -180,9 +214,10 @@ export class HomeView {
     const start = c.start.trim();
     if (start) {
       // A FEN has a placement of eight ranks; anything else is taken for a PGN.
-      if (/^[pnbrqkPNBRQK1-8]+(\/[pnbrqkPNBRQK1-8]+){7}(\s|$)/.test(start)) req.fen = start; else req.pgn = start;
+      if (looksLikeFen(start)) req.fen = start; else req.pgn = start;
     }
     if (c.name.trim()) req.name = c.name.trim();
+    if (c.opponent === 'hotseat' && c.opponentName.trim()) req.opponent_name = c.opponentName.trim();
     return req;
   }
 

@@ -7,7 +7,7 @@ import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
 import './style.css';
 import { h, clear } from './dom';
-import { GameView } from './game';
+import { RoundCtrl } from './round/ctrl';
 import { gamesView } from './games';
 import { HomeView } from './home';
 import { currentLang, t } from './i18n';
@@ -39,7 +39,7 @@ function route() {
   if (m) {
     const seat = params.get('seat');
     if (seat && !seatFor(m[1])) saveSeat({ game: m[1], token: seat, color: 'both', created: Date.now() }); // an invite link opened here
-    view = new GameView(app, m[1], seat);
+    view = new RoundCtrl(app, m[1], seat);
   } else if (path === '/games') {
     gamesView(app);
   } else {

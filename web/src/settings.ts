@@ -33,4 +33,9 @@ export function setSetting<K extends keyof Settings>(k: K, v: Settings[K]) {
   listeners.forEach((f) => f());
 }
 
-export function onSettings(f: () => void) { listeners.push(f); }
+// Calls `f` after every change; returns the function that stops it (a screen that
+// goes away must call it, or its renders outlive it).
+export function onSettings(f: () => void): () => void {
+  listeners.push(f);
+  return () => { const i = listeners.indexOf(f); if (i >= 0) listeners.splice(i, 1); };
+}

@@ -7,7 +7,21 @@ import { t } from './i18n';
 const FILES = ['Anna', 'Bella', 'Cesar', 'David', 'Eva', 'Felix', 'Gustav', 'Hector'];
 const RANKS = ['eins', 'zwei', 'drei', 'vier', 'fuenf', 'sechs', 'sieben', 'acht'];
 const PH_PIECE: Record<string, string> = { K: 'Koenig', Q: 'Dame', R: 'Turm', B: 'Laeufer', N: 'Springer', P: 'Bauer' };
-const ROLE: Record<string, string> = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+export type PieceRole = 'king' | 'queen' | 'rook' | 'bishop' | 'knight' | 'pawn';
+const ROLE: Record<string, PieceRole> = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+
+// "white knight" for a FEN letter (N), "black pawn" (p); '' for anything else.
+export function pieceWords(fenLetter: string): string {
+  const role = ROLE[fenLetter.toUpperCase()];
+  if (!role) return '';
+  return `${t(fenLetter === fenLetter.toUpperCase() ? 'white' : 'black')} ${t(`piece_${role}`)}`;
+}
+
+// The role of a FEN letter in words (a screen reader's "knight").
+export function roleWord(fenLetter: string): string {
+  const role = ROLE[fenLetter.toUpperCase()];
+  return role ? t(`piece_${role}`) : '';
+}
 
 const phSquare = (sq: string) => `${FILES[sq.charCodeAt(0) - 97]} ${RANKS[parseInt(sq[1], 10) - 1]}`;
 
@@ -34,8 +48,8 @@ export function describeMove(uci: string, san: string, whiteMoved: boolean): str
   if (san.startsWith('O-O-O')) s = t('sayCastleLong', { side });
   else if (san.startsWith('O-O')) s = t('sayCastleShort', { side });
   else {
-    s = t(capture ? 'sayCapture' : 'sayMove', { side, piece: t(`piece_${ROLE[letter]}` as any), from, to });
-    if (promo) s += ', ' + t('sayPromote', { piece: t(`piece_${ROLE[promo]}` as any) });
+    s = t(capture ? 'sayCapture' : 'sayMove', { side, piece: t(`piece_${ROLE[letter]}`), from, to });
+    if (promo) s += ', ' + t('sayPromote', { piece: t(`piece_${ROLE[promo]}`) });
   }
   if (mate) s += ', ' + t('sayMate'); else if (check) s += ', ' + t('sayCheck');
   return s;

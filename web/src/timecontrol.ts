@@ -47,3 +47,14 @@ export function customTc(o: { minutes: number; increment: number; mode: '' | 'd'
   const m = Number.isInteger(o.minutes) ? String(o.minutes) : String(o.minutes);
   return `${m}+${o.increment}${o.increment > 0 ? o.mode : ''}`;
 }
+
+const FRACTIONS: Record<string, string> = { '0.25': '¼', '0.5': '½', '0.75': '¾', '1.5': '1½' };
+
+// A time control as players write it: minutes+increment ("10+0", "½+0"); a bare
+// number of minutes gains its "+0". Other forms (periods, days, "-") stay as they are.
+export function formatTc(tc: string): string {
+  const m = /^(\d+(?:\.\d+)?)(?:\+(\d+)([db])?)?$/.exec(tc.trim());
+  if (!m) return tc;
+  const minutes = String(parseFloat(m[1]));
+  return `${FRACTIONS[minutes] ?? minutes}+${m[2] ?? '0'}${m[3] ?? ''}`;
+}

@@ -61,6 +61,7 @@ export interface NewGameRequest {
   pgn?: string;
   casual: boolean;
   name?: string;
+  opponent_name?: string; // hotseat: the name of the player of the other colour
 }
 
 export interface NewGameResponse {
@@ -70,15 +71,46 @@ export interface NewGameResponse {
   you: Color | 'both';
 }
 
+// SUMMARY (docs/protocol.md) names the move count `moves`; servers before the
+// rebuild sent `plies` (-1: not known). Read both, prefer `moves` (movesOf in games.ts).
 export interface GameSummary {
   id: string;
   white: string;
   black: string;
   status: string;
   result: string;
-  moves: number;
+  moves?: number;
+  plies?: number;
   updated: number | string;
   you: Seat;
 }
 
 export interface ServerError { v: 1; t: 'error'; code: string; message: string }
+
+// WebSocket messages (docs/protocol.md, "Client to server"), one case each.
+export type DrawAction = 'offer' | 'accept' | 'decline';
+export type TakebackAction = 'request' | 'accept' | 'decline';
+export type Claim = 'threefold-repetition' | 'fifty-moves';
+export interface MoveText { uci?: string; san?: string }
+
+export type ClientMessage =
+  | ({ t: 'move'; ply: number; lag_ms?: number } & MoveText)
+  | ({ t: 'claim'; claim: Claim } & MoveText)
+  | { t: 'resign' }
+  | { t: 'abort' }
+  | { t: 'draw'; action: DrawAction }
+  | { t: 'takeback'; action: TakebackAction }
+  | { t: 'give_time'; seconds: number }
+  | { t: 'rematch'; action: 'offer' | 'accept' }
+  | { t: 'ping' }
+  | { t: 'sync' };
+
+// MOVE carries the move and the fields of STATE that a move changes.
+export type MoveDelta = Partial<Omit<GameState, 'moves' | 'san' | 'players' | 'you' | 'rematch'>> & { ply: number; uci: string; san: string };
+
+// Server to client: `state`, `move`, `pong`, `error`.
+export type ServerMessage =
+  | { t: 'state'; game: GameState }
+  | { t: 'move'; game: MoveDelta }
+  | { t: 'pong'; server_time?: number }
+  | { t: 'error'; code: string; message: string };

@@ -1,11 +1,11 @@
-// Shared pieces of the browser tests: the server under test (OUTPOST_URL, or the
-// mock server on a free port serving web/dist), Debian's Chromium through
+// Shared pieces of the browser tests: the real server under test (OUTPOST_URL, or
+// one started from OUTPOST_BIN on a free port serving web/dist), Debian's Chromium through
 // playwright-core, and board helpers that click squares as a person would.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -14,15 +14,38 @@ const WEB = path.join(HERE, '..');
 export const ARTIFACTS = path.join(WEB, 'test-artifacts');
 fs.mkdirSync(ARTIFACTS, { recursive: true });
 
-// The server to test. Without OUTPOST_URL, the mock server (and a build of the UI
-// when web/dist is missing or older than the sources).
+// The server under test is always the real `outpost serve`: OUTPOST_URL when one is
+// running (scripts/test.sh starts one), else this file starts one from OUTPOST_BIN on a
+// free port with a fresh database, serving web/dist (built first when older than src/).
 export async function startServer() {
-  if (process.env.OUTPOST_URL) return { url: process.env.OUTPOST_URL.replace(/\/$/, ''), mock: null, close: async () => {} };
+  if (process.env.OUTPOST_URL) return { url: process.env.OUTPOST_URL.replace(/\/$/, ''), close: async () => {} };
+  const bin = process.env.OUTPOST_BIN;
+  if (!bin) throw new Error('set OUTPOST_URL to a running `outpost serve`, or OUTPOST_BIN to the outpost binary');
   ensureBuilt();
-  const { createMockServer } = await import('./mock-server.mjs');
-  const mock = createMockServer({ robotDelayMs: 120 });
-  const url = await mock.listen(0);
-  return { url, mock, close: () => mock.close() };
+  const dir = tmpDir();
+  const proc = spawn(bin, ['serve', '--port', '0', '--db', path.join(dir, 'test.db'), '--web', path.join(WEB, 'dist')],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('outpost serve did not start: ' + out)), 15000);
+    const read = (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[^:\s]+:(\d+)\//);
+      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
+    };
+    proc.stdout.on('data', read);
+    proc.stderr.on('data', read);
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`outpost serve exited with ${code}: ${out}`)); });
+  });
+  proc.removeAllListeners('exit');
+  return {
+    url,
+    close: async () => {
+      proc.kill('SIGTERM');
+      await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); });
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 function newest(dir) {
@@ -104,13 +127,16 @@ export async function gameState(page) {
 }
 
 // Starts a game from the home screen with the given panel choices.
-export async function startGame(page, { opponent = 'robot', color = 'white', tc = '-', level, start } = {}) {
+export async function startGame(page, { opponent = 'robot', color = 'white', tc = '-', level, start, variant } = {}) {
   await page.click(`[data-field=opponent] [data-value=${opponent}]`);
   if (opponent !== 'hotseat') await page.click(`[data-field=color] [data-value="${color}"]`);
   if (level) await page.click(`[data-field=level] [data-value="${level}"]`);
   await page.click(`[data-field=tc] [data-value="${tc}"]`);
-  if (start !== undefined) {
+  if (start !== undefined || variant !== undefined) {
     if (!(await page.locator('details.more').evaluate((d) => d.open))) await page.click('details.more summary');
+  }
+  if (variant !== undefined) await page.click(`[data-field=variant] [data-value="${variant}"]`);
+  if (start !== undefined) {
     await page.fill('[data-field=start]', start);
     await page.locator('[data-field=start]').dispatchEvent('change');
   }
@@ -148,3 +174,13 @@ export async function pieceSquares(page, color) {
 }
 
 export const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-web-'));
+
+// The messages the page sends on its game WebSocket, parsed (for checking what the UI
+// asks the server, e.g. the UCI form of a castling move).
+export function recordSent(page) {
+  const sent = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => {
+    try { sent.push(JSON.parse(typeof f.payload === 'string' ? f.payload : f.payload.toString())); } catch { /* not JSON */ }
+  }));
+  return sent;
+}

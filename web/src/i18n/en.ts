@@ -157,6 +157,16 @@ const en = {
   close: 'Close',
   home: 'Home',
   tagline: 'Play chess against the robot, a friend beside you, or anyone by link.',
+  // Added with the round/ split and the keyboard board (web helper): new strings to translate.
+  claimWithMoveHelp: 'Under strict FIDE rules a draw by threefold repetition or the fifty-move rule is not automatic: the player to move claims it, and may claim it together with the move that produces it. Choose the claim, then make the move.',
+  whiteName: 'White\'s name (optional)',
+  blackName: 'Black\'s name (optional)',
+  autoFlipSetup: 'Turn the board to the side to move',
+  kbBoardLabel: 'Chess board. Arrow keys move over the squares, Enter picks up a piece and then puts it on a square, Escape puts it back.',
+  kbPicked: '{piece} picked up; it can go to {squares}',
+  kbNoMoves: '{square}: no move to make from here',
+  kbNotThere: 'It cannot go to {square}',
+  kbCancelled: 'Put back',
 };
 export default en;
 export type Key = keyof typeof en;
