@@ -2,7 +2,8 @@
 // tokens; each can be continued or replayed, and downloaded as PGN.
 import { lookupGames, pgnUrl } from './api';
 import { clear, h } from './dom';
-import { t, endText } from './i18n';
+import { t, endText, dateTime, errorText } from './i18n';
+import { ApiError } from './api';
 import { savedSeats } from './store';
 import type { GameSummary } from './types';
 
@@ -10,12 +11,12 @@ function row(g: GameSummary, token: string | undefined): HTMLElement {
   const over = g.status !== 'ongoing';
   const href = `#/game/${g.id}${token ? `?seat=${encodeURIComponent(token)}` : ''}`;
   const when = typeof g.updated === 'number' ? new Date(g.updated < 1e12 ? g.updated * 1000 : g.updated) : new Date(g.updated);
-  const fake = { status: g.status, winner: g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null, end: '' } as any;
+  const winner = g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null;
   return h('li.game-row', { 'data-game': g.id },
     h('a.game-link', { href },
       h('span.players', `${g.white} ${t('vs')} ${g.black}`),
-      h('span.game-meta', [over ? endText(fake) : t('ongoing'), t('movesN', { n: g.moves }),
-        isNaN(when.getTime()) ? '' : when.toLocaleDateString()].filter(Boolean).join(' · ')),
+      h('span.game-meta', [over ? endText({ status: g.status, winner, end: '' }) : t('ongoing'), t('movesN', { n: g.moves }),
+        isNaN(when.getTime()) ? '' : dateTime(when)].filter(Boolean).join(' · ')),
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
     h('span.game-actions',
       h('a.small-btn', { href }, over ? t('replay') : t('continueGame')),
@@ -44,5 +45,5 @@ export function gamesView(mount: HTMLElement) {
   load().then((items) => {
     items.sort((a, b) => String(b[0].updated).localeCompare(String(a[0].updated), undefined, { numeric: true }));
     clear(list, items.length ? items.map(([g, tok]) => row(g, tok)) : h('li.empty', t('noGames')));
-  }).catch((e) => clear(list, h('li.empty', (e as Error).message)));
+  }).catch((e) => clear(list, h('li.empty', e instanceof ApiError ? errorText(e.code, e.message) : t('err_http'))));
 }

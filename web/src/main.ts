@@ -10,7 +10,8 @@ import { h, clear } from './dom';
 import { GameView } from './game';
 import { gamesView } from './games';
 import { HomeView } from './home';
-import { currentLang, t } from './i18n';
+import { currentLang, langFromAddress, t } from './i18n';
+import { loadFonts } from './fonts';
 import { restoreZen, toggleZen } from './layout';
 import { openSettings } from './settingsview';
 import { icon } from './icons';
@@ -22,7 +23,7 @@ const app = h('div.app-body', { id: 'app', tabindex: '-1' });
 function header() {
   return h('header.topbar',
     h('a.brand', { href: '#/', 'aria-label': t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
-    h('nav', { 'aria-label': 'main' },
+    h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
@@ -49,12 +50,15 @@ function route() {
 }
 
 function boot() {
-  document.documentElement.lang = currentLang();
-  clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, 'Skip to content'), header(), app,
+  const lang = currentLang();
+  document.documentElement.lang = lang;
+  void loadFonts(lang);
+  clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, t('skipToContent')), header(), app,
     h('button.zen-exit', { type: 'button', 'aria-label': t('exitZen'), title: t('exitZen'), onclick: () => toggleZen(false) }, icon('close')));
   route();
 }
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => { if (langFromAddress() && document.documentElement.lang !== currentLang()) boot(); else route(); });
+langFromAddress();
 restoreZen();
 boot();
