@@ -61,6 +61,11 @@ export function t(key: Key, params?: Params): string {
   return formatMessage(dict()[key] ?? en[key] ?? key, params, currentLang());
 }
 
+// Every string of the UI language, for loading the fonts that draw them.
+export function allText(): string {
+  return Object.values(dict()).join('');
+}
+
 export function hasKey(key: string): key is Key {
   return key in en;
 }

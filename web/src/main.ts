@@ -10,7 +10,7 @@ import { h, clear } from './dom';
 import { GameView } from './game';
 import { gamesView } from './games';
 import { HomeView } from './home';
-import { currentLang, langFromAddress, t } from './i18n';
+import { allText, currentLang, langFromAddress, t } from './i18n';
 import { loadFonts } from './fonts';
 import { restoreZen, toggleZen } from './layout';
 import { openSettings } from './settingsview';
@@ -27,7 +27,7 @@ function header() {
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
-        onclick: () => openSettings(() => boot()) }, icon('settings'))));
+        onclick: () => openSettings(() => void boot()) }, icon('settings'))));
 }
 
 function route() {
@@ -49,16 +49,16 @@ function route() {
   window.scrollTo(0, 0);
 }
 
-function boot() {
+async function boot() {
   const lang = currentLang();
+  await loadFonts(lang, allText());
   document.documentElement.lang = lang;
-  void loadFonts(lang);
   clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, t('skipToContent')), header(), app,
     h('button.zen-exit', { type: 'button', 'aria-label': t('exitZen'), title: t('exitZen'), onclick: () => toggleZen(false) }, icon('close')));
   route();
 }
 
-window.addEventListener('hashchange', () => { if (langFromAddress() && document.documentElement.lang !== currentLang()) boot(); else route(); });
+window.addEventListener('hashchange', () => { if (langFromAddress() && document.documentElement.lang !== currentLang()) void boot(); else route(); });
 langFromAddress();
 restoreZen();
-boot();
+void boot();
