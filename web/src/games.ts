@@ -2,7 +2,7 @@
 // tokens; each can be continued or replayed, and downloaded as PGN.
 import { lookupGames, pgnUrl } from './api';
 import { clear, h } from './dom';
-import { t, endText, dateTime, errorText } from './i18n';
+import { t, endText, dateTime, errorText, playerName } from './i18n';
 import { ApiError } from './api';
 import { savedSeats } from './store';
 import type { GameSummary } from './types';
@@ -14,7 +14,7 @@ function row(g: GameSummary, token: string | undefined): HTMLElement {
   const winner = g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null;
   return h('li.game-row', { 'data-game': g.id },
     h('a.game-link', { href },
-      h('span.players', `${g.white} ${t('vs')} ${g.black}`),
+      h('span.players', `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`),
       h('span.game-meta', [over ? endText({ status: g.status, winner, end: '' }) : t('ongoing'), t('movesN', { n: g.moves }),
         isNaN(when.getTime()) ? '' : dateTime(when)].filter(Boolean).join(' · ')),
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),

@@ -83,6 +83,14 @@ export function pieceLetters(): Letters {
   return PIECE_LETTERS[currentLang()] ?? ENGLISH;
 }
 
+// Player names as the server stores them for PGN (src/server/hub.cpp: "Anonymous",
+// "Outpost level N"), in the UI's language; any other name as it is.
+export function playerName(name: string | null | undefined): string {
+  if (!name || name === 'Anonymous') return t('anonymous');
+  const robot = /^Outpost level (\d+)$/.exec(name);
+  return robot ? t('robotPlayerName', { level: Number(robot[1]) }) : name;
+}
+
 // A server error (docs/protocol.md: each carries a `code`) in the UI's language;
 // the server's English message only for a code we do not know.
 export function errorText(code: string | undefined, message?: string): string {

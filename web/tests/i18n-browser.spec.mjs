@@ -2,13 +2,13 @@
 // the browser's language decides; the home page and the Settings dialog show no
 // English string that the language translates; Thai, Devanagari and CJK render with
 // the Noto fonts shipped from npm, fetched only for their language (never for
-// English). Screenshots: web/test-artifacts/home-LANG.png.
+// English). Screenshots: web/test-artifacts/lang-home-LANG.png, lang-settings-LANG.png.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launch, newPage, shot } from './helpers.mjs';
+import { startServer, launch, newPage, shot, move, waitPly } from './helpers.mjs';
 import { importTs } from './ts-import.mjs';
 
 const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +39,7 @@ async function fallbackGlyphs(page, root, lang) {
   const bad = [];
   for (const nodeId of nodeIds) {
     const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    if (!fonts.length) continue; // not drawn: hidden, or an <option> of a closed <select>
     const { node } = await cdp.send('DOM.describeNode', { nodeId });
     const i = node.attributes[node.attributes.indexOf('data-fontcheck') + 1];
     // The fonts reported cover the node's whole subtree (and a <summary>'s marker).
@@ -111,15 +112,47 @@ for (const lang of LANGS) {
       const slug = f.toLowerCase().replace(/ /g, '-');
       assert.ok(!fontRequests.some((u) => u.includes(slug)), `${lang} page fetched ${f}`);
     }
-    await shot(page, `home-${lang}`);
+    await shot(page, `lang-home-${lang}`);
     await page.click('[data-action=settings]');
     await page.waitForSelector('dialog.settings[open]');
     if (lang !== 'en') assert.deepEqual(leftInEnglish(await texts(page, 'dialog.settings'), lang), [], 'Settings still in English');
-    await shot(page, `settings-${lang}`);
+    await shot(page, `lang-settings-${lang}`);
     // Remembered: the address without ?lang keeps the language.
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-action=play]');
     assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+    await page.context().close();
+  });
+}
+
+// The piece letters each language writes in the move list (R17, FIDE Laws C.3).
+const KNIGHT = { en: 'N', fi: 'R', th: 'N', mr: 'N', zh: 'N', ja: 'N' };
+
+for (const lang of LANGS.filter((l) => l !== 'en')) {
+  test(`P17, R17: a same-device game and My games in ${lang}; the move list in its letters`, async () => {
+    const page = await newPage(browser, `${server.url}/?lang=${lang}`);
+    await page.waitForSelector('[data-action=play]');
+    await page.click('[data-field=opponent] [data-value=hotseat]');
+    await page.click('[data-field=tc] [data-value="5+3"]');
+    await page.click('[data-action=play]');
+    await page.waitForSelector('.game-screen[data-status=ongoing]');
+    await move(page, 'g1', 'f3');
+    await waitPly(page, 1);
+    assert.equal((await page.locator('.moves .mv[data-ply="1"]').textContent()).trim(), `${KNIGHT[lang]}f3`);
+    await page.waitForTimeout(300);
+    // game.ts is wired after the UI split (src/i18n/PENDING.md): until then its
+    // player bars show the server's "Anonymous". Drop this allowance then.
+    const pendingInGameTs = new Set([dicts.en.anonymous]);
+    assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang).filter((x) => !pendingInGameTs.has(x)), [],
+      'game screen strings still in English');
+    if (FAMILY[lang]) assert.deepEqual((await fallbackGlyphs(page, 'body', lang)).bad, []);
+    await shot(page, `lang-game-${lang}`);
+    await page.goto(`${server.url}/#/games`);
+    await page.waitForSelector('.game-list .game-row');
+    const row = await page.locator('.game-list .game-row').first().textContent();
+    assert.ok(row.includes(dicts[lang].ongoing), row);
+    assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], 'My games strings still in English');
+    await shot(page, `lang-games-${lang}`);
     await page.context().close();
   });
 }

@@ -165,6 +165,8 @@ const en = {
   clockDaysHours: '{d} d {h} h',
   clockHoursMinutes: '{h} h {m} min',
   sayClockOf: '{side}: {min, plural, one {# minute} other {# minutes}} {sec, plural, one {# second} other {# seconds}}',
+  anonymous: 'Anonymous',
+  robotPlayerName: 'Outpost level {level}',
   estimatedElo: 'estimated',
   // Server error codes (docs/protocol.md), and the client's own.
   err_bad_request: 'The server did not understand that request.',

@@ -178,6 +178,8 @@ const fi: Dict = {
   clockDaysHours: '{d} pv {h} t',
   clockHoursMinutes: '{h} t {m} min',
   sayClockOf: '{side}: {min, plural, one {# minuutti} other {# minuuttia}} {sec, plural, one {# sekunti} other {# sekuntia}}',
+  anonymous: 'Nimetön',
+  robotPlayerName: 'Outpost, taso {level}',
   estimatedElo: 'arvio',
   err_bad_request: 'Palvelin ei ymmärtänyt pyyntöä.',
   err_not_found: 'Peliä ei löytynyt.',

@@ -16,7 +16,7 @@
 import type { Dict } from './en';
 const ja: Dict = {
   appName: 'Outpost',
-  play: '対局開始',
+  play: '対局する',
   playAgainst: '対戦相手',
   newGame: '新しい対局',
   myGames: '自分の対局',
@@ -151,7 +151,7 @@ const ja: Dict = {
   'end_timeout-draw': '引き分け: 時間切れだが相手にはチェックメイトの可能性がない',
   'end_both-flags-fell': '引き分け: 最後の時間区分で双方とも時間切れ',
   end_aborted: '対局は中止されました',
-  noGames: 'まだ対局がありません。「対局開始」を押して始めましょう。',
+  noGames: 'まだ対局がありません。「対局する」を押して始めましょう。',
   loading: '読み込み中…',
   gameNotFound: 'この対局は見つかりません',
   vs: '対',
@@ -176,6 +176,8 @@ const ja: Dict = {
   clockDaysHours: '{d}日 {h}時間',
   clockHoursMinutes: '{h}時間 {m}分',
   sayClockOf: '{side} {min, plural, other {# 分}} {sec, plural, other {# 秒}}',
+  anonymous: '匿名',
+  robotPlayerName: 'Outpost レベル {level}',
   estimatedElo: '推定',
   err_bad_request: 'サーバーがこのリクエストを理解できませんでした。',
   err_not_found: 'この対局は見つかりません。',

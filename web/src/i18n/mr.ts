@@ -177,6 +177,8 @@ const mr: Dict = {
   clockDaysHours: '{d} दि. {h} ता.',
   clockHoursMinutes: '{h} ता. {m} मि.',
   sayClockOf: '{side}: {min, plural, one {# मिनिट} other {# मिनिटे}} {sec, plural, one {# सेकंद} other {# सेकंद}}',
+  anonymous: 'अनामिक',
+  robotPlayerName: 'Outpost पातळी {level}',
   estimatedElo: 'अंदाजे',
   err_bad_request: 'सर्व्हरला ही विनंती समजली नाही.',
   err_not_found: 'हा डाव सापडला नाही.',

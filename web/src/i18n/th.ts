@@ -177,6 +177,8 @@ const th: Dict = {
   clockDaysHours: '{d} วัน {h} ชม.',
   clockHoursMinutes: '{h} ชม. {m} นาที',
   sayClockOf: '{side} {min, plural, other {# นาที}} {sec, plural, other {# วินาที}}',
+  anonymous: 'ไม่ระบุชื่อ',
+  robotPlayerName: 'Outpost ระดับ {level}',
   estimatedElo: 'ค่าประมาณ',
   err_bad_request: 'เซิร์ฟเวอร์ไม่เข้าใจคำขอนี้',
   err_not_found: 'ไม่พบเกมนี้',

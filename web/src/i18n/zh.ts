@@ -176,6 +176,8 @@ const zh: Dict = {
   clockDaysHours: '{d} 天 {h} 小时',
   clockHoursMinutes: '{h} 小时 {m} 分',
   sayClockOf: '{side} {min, plural, other {# 分}} {sec, plural, other {# 秒}}',
+  anonymous: '匿名',
+  robotPlayerName: 'Outpost {level} 级',
   estimatedElo: '估计值',
   err_bad_request: '服务器无法理解这个请求。',
   err_not_found: '找不到这盘对局。',
