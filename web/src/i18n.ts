@@ -16,14 +16,17 @@ import type { GameState } from './types';
 
 export type { Key };
 
-export interface Language { code: string; name: string; dict: Dict }
+// `latin`: the name in Latin letters, shown beside it in the language picker, where
+// a machine without that script's fonts would show only boxes (a <select>'s list is
+// drawn with the system's fonts).
+export interface Language { code: string; name: string; latin: string; dict: Dict }
 export const LANGUAGES: Language[] = [
-  { code: 'en', name: 'English', dict: en },
-  { code: 'fi', name: 'Suomi', dict: fi },
-  { code: 'th', name: 'ไทย', dict: th },
-  { code: 'zh', name: '中文', dict: zh },
-  { code: 'ja', name: '日本語', dict: ja },
-  { code: 'mr', name: 'मराठी', dict: mr },
+  { code: 'en', name: 'English', latin: 'English', dict: en },
+  { code: 'fi', name: 'Suomi', latin: 'Finnish', dict: fi },
+  { code: 'th', name: 'ไทย', latin: 'Thai', dict: th },
+  { code: 'zh', name: '中文', latin: 'Chinese', dict: zh },
+  { code: 'ja', name: '日本語', latin: 'Japanese', dict: ja },
+  { code: 'mr', name: 'मराठी', latin: 'Marathi', dict: mr },
 ];
 
 const known = (code: string | null | undefined): string | null => {
