@@ -39,6 +39,13 @@ function saveChoices(c: Choices) {
 
 let levelsCache: Level[] | null = null;
 
+// A level's tooltip, in words of the UI language (the server's `label` is English).
+function levelTitle(l: Level): string {
+  return l.measured && l.error !== undefined && l.games !== undefined
+    ? t('levelMeasured', { level: l.level, elo: l.elo, error: l.error, games: l.games })
+    : t('levelEstimated', { level: l.level, elo: l.elo });
+}
+
 // A preset's button text: correspondence presets ("3d") in words of the UI language.
 function presetLabel(tc: string): string {
   const days = /^(\d+)d$/.exec(tc);
@@ -105,7 +112,7 @@ export class HomeView {
           const info = this.levels.find((l) => l.level === n);
           return h('button.level', {
             type: 'button', 'aria-pressed': String(!c.elo && c.level === n), 'data-value': String(n),
-            title: info?.label ?? '', 'aria-label': `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
+            title: info ? levelTitle(info) : '', 'aria-label': `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
             onclick: () => { this.c.elo = ''; this.set('level', n); },
           }, h('span.n', num(n)), info?.elo ? h('span.elo', info.measured ? num(info.elo) : `~${num(info.elo)}?`) : null);
         })),

@@ -93,6 +93,10 @@ for (const lang of LANGS) {
     await page.waitForTimeout(300);
     if (lang !== 'en') {
       assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], 'home page strings still in English');
+      // The level tooltips are worded here, not the server's English `label`.
+      await page.waitForSelector('[data-field=level] .elo');
+      const title = await page.locator('[data-field=level] button.level').first().getAttribute('title');
+      assert.ok(title && !/measured|Level/.test(title), title);
       if (!(await page.locator('details.more').evaluate((d) => d.open))) await page.click('details.more summary');
       assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], 'more options still in English');
     }

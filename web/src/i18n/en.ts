@@ -167,7 +167,8 @@ const en = {
   sayClockOf: '{side}: {min, plural, one {# minute} other {# minutes}} {sec, plural, one {# second} other {# seconds}}',
   anonymous: 'Anonymous',
   robotPlayerName: 'Outpost level {level}',
-  estimatedElo: 'estimated',
+  levelMeasured: 'Level {level}: {elo} ± {error} Elo, measured in {games, plural, one {# game} other {# games}}',
+  levelEstimated: 'Level {level}: about {elo} Elo, estimated (not yet measured)',
   // Server error codes (docs/protocol.md), and the client's own.
   err_bad_request: 'The server did not understand that request.',
   err_not_found: 'This game was not found.',
