@@ -7,6 +7,13 @@ import { ApiError } from './api';
 import { savedSeats } from './store';
 import type { GameSummary } from './types';
 
+// Moves played: from the plies the server sends, or the protocol's `moves`; none
+// shown when the server does not know (a game not loaded answers plies -1).
+function moveCount(g: GameSummary): string {
+  const n = typeof g.plies === 'number' && g.plies >= 0 ? Math.ceil(g.plies / 2) : g.moves;
+  return typeof n === 'number' && n >= 0 ? t('movesN', { n }) : '';
+}
+
 function row(g: GameSummary, token: string | undefined): HTMLElement {
   const over = g.status !== 'ongoing';
   const href = `#/game/${g.id}${token ? `?seat=${encodeURIComponent(token)}` : ''}`;
@@ -15,7 +22,7 @@ function row(g: GameSummary, token: string | undefined): HTMLElement {
   return h('li.game-row', { 'data-game': g.id },
     h('a.game-link', { href },
       h('span.players', `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`),
-      h('span.game-meta', [over ? endText({ status: g.status, winner, end: '' }) : t('ongoing'), t('movesN', { n: g.moves }),
+      h('span.game-meta', [over ? endText({ status: g.status, winner, end: '' }) : t('ongoing'), moveCount(g),
         isNaN(when.getTime()) ? '' : dateTime(when)].filter(Boolean).join(' · ')),
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
     h('span.game-actions',

@@ -74,8 +74,14 @@ async function texts(page, root) {
   });
 }
 
-// English texts on the page that the language has its own words for.
+const { formatMessage } = await importTs(path.join(WEB, 'src', 'locale', 'format.ts'));
+const formatIn = (lang, key, params) => formatMessage(dicts[lang][key], params, lang);
+
+// English texts on the page that the language has its own words for (and any
+// message left unformatted, with its braces).
 function leftInEnglish(found, lang) {
+  const raw = found.filter((x) => /\{[^}]*\}/.test(x));
+  if (raw.length) return raw;
   const en = dicts.en; const d = dicts[lang];
   const english = new Set(Object.keys(en).filter((k) => d[k] !== en[k] && !/[{}]/.test(en[k])).map((k) => en[k]));
   return found.filter((s) => english.has(s));
@@ -155,6 +161,7 @@ for (const lang of LANGS.filter((l) => l !== 'en')) {
     await page.waitForSelector('.game-list .game-row');
     const row = await page.locator('.game-list .game-row').first().textContent();
     assert.ok(row.includes(dicts[lang].ongoing), row);
+    assert.ok(row.includes(formatIn(lang, 'movesN', { n: 1 })), row);
     assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], 'My games strings still in English');
     await shot(page, `lang-games-${lang}`);
     await page.context().close();

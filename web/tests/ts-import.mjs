@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 const OUT = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-ts-'));
+process.on('exit', () => fs.rmSync(OUT, { recursive: true, force: true }));
 const done = new Map();
 
 function compile(file) {
