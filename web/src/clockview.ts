@@ -1,12 +1,14 @@
 // P10: both clocks, ticking locally from the last state and corrected by every
 // state the server sends (C5: display only; the server decides flag fall).
 import type { ClockState, Color } from './types';
+import { t } from './i18n';
 
 export function formatMs(ms: number, correspondence: boolean): string {
   ms = Math.max(0, ms);
   if (correspondence && ms >= 3600_000) {
     const d = Math.floor(ms / 86400_000); const hh = Math.floor((ms % 86400_000) / 3600_000);
-    return d > 0 ? `${d}d ${String(hh).padStart(2, '0')}h` : `${hh}h ${String(Math.floor((ms % 3600_000) / 60000)).padStart(2, '0')}m`;
+    return d > 0 ? t('clockDaysHours', { d: String(d), h: String(hh).padStart(2, '0') })
+      : t('clockHoursMinutes', { h: String(hh), m: String(Math.floor((ms % 3600_000) / 60000)).padStart(2, '0') });
   }
   const total = Math.floor(ms / 1000);
   const hrs = Math.floor(total / 3600); const min = Math.floor((total % 3600) / 60); const sec = total % 60;

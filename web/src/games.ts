@@ -2,7 +2,8 @@
 // tokens; each can be continued or replayed, and downloaded as PGN.
 import { lookupGames, pgnUrl } from './api';
 import { clear, h } from './dom';
-import { t, endText } from './i18n';
+import { t, endText, dateTime, errorText, playerName } from './i18n';
+import { ApiError } from './api';
 import { savedSeats } from './store';
 import type { GameState, GameSummary } from './types';
 
@@ -27,9 +28,9 @@ function row(g: GameSummary, token: string | undefined): HTMLElement {
   const n = movesOf(g);
   return h('li.game-row', { 'data-game': g.id },
     h('a.game-link', { href },
-      h('span.players', `${g.white} ${t('vs')} ${g.black}`),
+      h('span.players', `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`),
       h('span.game-meta', [over ? endOf(g) : t('ongoing'), n === null ? '' : t('movesN', { n }),
-        isNaN(when.getTime()) ? '' : when.toLocaleDateString()].filter(Boolean).join(' · ')),
+        isNaN(when.getTime()) ? '' : dateTime(when)].filter(Boolean).join(' · ')),
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
     h('span.game-actions',
       h('a.small-btn', { href }, over ? t('replay') : t('continueGame')),
@@ -58,5 +59,5 @@ export function gamesView(mount: HTMLElement) {
   load().then((items) => {
     items.sort((a, b) => String(b[0].updated).localeCompare(String(a[0].updated), undefined, { numeric: true }));
     clear(list, items.length ? items.map(([g, tok]) => row(g, tok)) : h('li.empty', t('noGames')));
-  }).catch((e) => clear(list, h('li.empty', (e as Error).message)));
+  }).catch((e) => clear(list, h('li.empty', e instanceof ApiError ? errorText(e.code, e.message) : t('err_http'))));
 }

@@ -3,7 +3,8 @@
 import { createGame, fetchLevels } from './api';
 import { Board } from './board';
 import { clear, h, toast } from './dom';
-import { t } from './i18n';
+import { errorText, num, t, type Key } from './i18n';
+import { ApiError } from './api';
 import { PRESETS, classify, customTc, type TimeClass } from './timecontrol';
 import { saveInvite, saveSeat } from './store';
 import type { Level, NewGameRequest } from './types';
@@ -40,6 +41,20 @@ function saveChoices(c: Choices) {
 }
 
 let levelsCache: Level[] | null = null;
+
+// A level's tooltip, in words of the UI language (the server's `label` is English).
+function levelTitle(l: Level): string {
+  return l.measured && l.error !== undefined && l.games !== undefined
+    ? t('levelMeasured', { level: l.level, elo: l.elo, error: l.error, games: l.games })
+    : t('levelEstimated', { level: l.level, elo: l.elo });
+}
+
+// A preset's button text: correspondence presets ("3d") in words of the UI language.
+function presetLabel(tc: string): string {
+  const days = /^(\d+)d$/.exec(tc);
+  if (days) return t('daysN', { n: Number(days[1]) });
+  return PRESETS.find((p) => p.tc === tc)?.label ?? tc;
+}
 
 export function timeControlOf(c: Choices): string {
   return c.tc === 'custom' ? customTc(c) : c.tc;
@@ -102,9 +117,9 @@ export class HomeView {
           const info = this.levels.find((l) => l.level === n);
           return h('button.level', {
             type: 'button', 'aria-pressed': String(!c.elo && c.level === n), 'data-value': String(n),
-            title: info?.label ?? '', 'aria-label': `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
+            title: info ? levelTitle(info) : '', 'aria-label': `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
             onclick: () => { this.c.elo = ''; this.set('level', n); },
-          }, h('span.n', String(n)), info?.elo ? h('span.elo', info.measured ? `${info.elo}` : `~${info.elo}?`) : null);
+          }, h('span.n', num(n)), info?.elo ? h('span.elo', info.measured ? num(info.elo) : `~${num(info.elo)}?`) : null);
         })),
         h('label.inline', t('customElo'), h('input.elo-input', {
           type: 'number', min: '800', max: '2850', step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint'),
@@ -122,12 +137,12 @@ export class HomeView {
     parts.push(h('fieldset.tcs', { 'data-field': 'tc' },
       h('legend', t('timeControl'), ' ', h('span.tc-class', { 'data-class': cls ?? 'invalid' }, cls ? t(`class_${cls}`) : t('invalidTc'))),
       h('div.tc-groups', [...groups].map(([gcls, tcs]) => h('div.tc-row',
-        h('span.tc-label', t(`class_${gcls}`)),
+        h('span.tc-label', t(`class_${gcls}` as Key)),
         h('div.tc-buttons', tcs.map((v) => h('button.tc', {
           type: 'button', 'aria-pressed': String(c.tc === v), 'data-value': v,
-          'aria-label': `${PRESETS.find((p) => p.tc === v)!.label}, ${t(`class_${gcls}`)}`, title: v,
+          'aria-label': `${presetLabel(v)}, ${t(`class_${gcls}` as Key)}`, title: v,
           onclick: () => this.set('tc', v),
-        }, PRESETS.find((p) => p.tc === v)!.label)),
+        }, presetLabel(v))),
         gcls === 'unlimited' ? h('button.tc', { type: 'button', 'aria-pressed': String(c.tc === 'custom'), 'data-value': 'custom',
           onclick: () => this.set('tc', 'custom') }, t('custom')) : null)))),
       c.tc === 'custom' ? h('div.custom-tc',
@@ -236,7 +251,7 @@ export class HomeView {
       }
       location.hash = `#/game/${r.game}?seat=${encodeURIComponent(mine)}`;
     } catch (e) {
-      toast((e as Error).message);
+      toast(e instanceof ApiError ? errorText(e.code, e.message) : t('err_http'));
       btn.removeAttribute('disabled');
       btn.textContent = t('play');
     }

@@ -1,51 +1,112 @@
-// P17: UI strings by language. English is complete; the others fall back to it
-// key by key. Piece letters follow FIDE Laws Appendix C.3 where the language has them.
-import en, { type Key } from './i18n/en';
+// P17: UI strings by language. Every language has every key (tsc checks it through
+// `Dict`; web/tests/i18n.spec.mjs checks keys and {placeholders}). Messages use the
+// ICU subset of locale/format.ts (plurals through Intl.PluralRules); numbers and
+// dates go through Intl in the UI's language. Piece letters follow FIDE Laws
+// Appendix C.3 (locale/san.ts).
+import en, { type Dict, type Key } from './i18n/en';
 import fi from './i18n/fi';
 import th from './i18n/th';
 import zh from './i18n/zh';
 import ja from './i18n/ja';
 import mr from './i18n/mr';
-import { settings } from './settings';
+import { formatMessage, formatNumber, type Params } from './locale/format';
+import { PIECE_LETTERS, ENGLISH, type Letters } from './locale/san';
+import { setSetting, settings } from './settings';
 import type { GameState } from './types';
 
 export type { Key };
-type Dict = Partial<Record<Key, string>>;
 
-export const LANGUAGES: Array<{ code: string; name: string; dict: Dict; letters?: Record<string, string> }> = [
-  { code: 'en', name: 'English', dict: en },
-  { code: 'fi', name: 'Suomi', dict: fi, letters: { K: 'K', Q: 'D', R: 'T', B: 'L', N: 'R' } },
-  { code: 'th', name: 'ไทย', dict: th },
-  { code: 'zh', name: '中文', dict: zh },
-  { code: 'ja', name: '日本語', dict: ja },
-  { code: 'mr', name: 'मराठी', dict: mr },
+// `latin`: the name in Latin letters, shown beside it in the language picker, where
+// a machine without that script's fonts would show only boxes (a <select>'s list is
+// drawn with the system's fonts).
+export interface Language { code: string; name: string; latin: string; dict: Dict }
+export const LANGUAGES: Language[] = [
+  { code: 'en', name: 'English', latin: 'English', dict: en },
+  { code: 'fi', name: 'Suomi', latin: 'Finnish', dict: fi },
+  { code: 'th', name: 'ไทย', latin: 'Thai', dict: th },
+  { code: 'zh', name: '中文', latin: 'Chinese', dict: zh },
+  { code: 'ja', name: '日本語', latin: 'Japanese', dict: ja },
+  { code: 'mr', name: 'मराठी', latin: 'Marathi', dict: mr },
 ];
 
+const known = (code: string | null | undefined): string | null => {
+  const c = (code ?? '').trim().toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.some((l) => l.code === c) ? c : null;
+};
+
+// `?lang=xx` in the address (before or after the #), remembered in the settings.
+// Returns the language it chose, or null when the address names none we have.
+export function langFromAddress(loc: { search: string; hash: string } = location): string | null {
+  const fromSearch = new URLSearchParams(loc.search).get('lang');
+  const hashQuery = loc.hash.includes('?') ? loc.hash.slice(loc.hash.indexOf('?') + 1) : '';
+  const code = known(fromSearch) ?? known(new URLSearchParams(hashQuery).get('lang'));
+  if (code && settings.lang !== code) setSetting('lang', code);
+  return code;
+}
+
+// The settings' language, else the browser's first language we have, else English.
 export function currentLang(): string {
-  if (settings.lang && LANGUAGES.some((l) => l.code === settings.lang)) return settings.lang;
-  for (const l of navigator.languages ?? [navigator.language]) {
-    const code = l.slice(0, 2).toLowerCase();
-    if (LANGUAGES.some((x) => x.code === code)) return code;
+  const chosen = known(settings.lang);
+  if (chosen) return chosen;
+  const prefs = typeof navigator === 'undefined' ? [] : (navigator.languages?.length ? navigator.languages : [navigator.language]);
+  for (const l of prefs) {
+    const code = known(l);
+    if (code) return code;
   }
   return 'en';
 }
 
-export function t(key: Key, params?: Record<string, string | number>): string {
-  const lang = LANGUAGES.find((l) => l.code === currentLang());
-  let s = lang?.dict[key] ?? en[key] ?? key;
-  if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+function dict(): Dict {
+  return LANGUAGES.find((l) => l.code === currentLang())?.dict ?? en;
 }
 
-export function pieceLetters(): Record<string, string> | undefined {
-  return LANGUAGES.find((l) => l.code === currentLang())?.letters;
+export function t(key: Key, params?: Params): string {
+  return formatMessage(dict()[key] ?? en[key] ?? key, params, currentLang());
+}
+
+// Every string of the UI language, for loading the fonts that draw them.
+export function allText(): string {
+  return Object.values(dict()).join('');
+}
+
+export function hasKey(key: string): key is Key {
+  return key in en;
+}
+
+export function num(n: number): string {
+  return formatNumber(n, currentLang());
+}
+
+// A date (and time) in the UI language's format.
+export function dateTime(d: Date): string {
+  return new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+export function pieceLetters(): Letters {
+  return PIECE_LETTERS[currentLang()] ?? ENGLISH;
+}
+
+// Player names as the server stores them for PGN (src/server/hub.cpp: "Anonymous",
+// "Outpost level N"), in the UI's language; any other name as it is.
+export function playerName(name: string | null | undefined): string {
+  if (!name || name === 'Anonymous') return t('anonymous');
+  const robot = /^Outpost level (\d+)$/.exec(name);
+  return robot ? t('robotPlayerName', { level: Number(robot[1]) }) : name;
+}
+
+// A server error (docs/protocol.md: each carries a `code`) in the UI's language;
+// the server's English message only for a code we do not know.
+export function errorText(code: string | undefined, message?: string): string {
+  const key = `err_${code ?? ''}`;
+  if (code && hasKey(key)) return t(key);
+  return message || t('err_unknown', { code: code ?? '?' });
 }
 
 // P6: the end of a game in words, in the UI's language; the server's English
 // `end` text when the status is one we do not know.
-export function endText(s: GameState): string {
-  const key = `end_${s.status}` as Key;
-  if (!(key in en)) return s.end || s.status;
+export function endText(s: Pick<GameState, 'status' | 'winner' | 'end'>): string {
+  const key = `end_${s.status}`;
+  if (!hasKey(key)) return s.end || s.status;
   const winner = s.winner ? t(s.winner) : '';
   const loser = s.winner ? t(s.winner === 'white' ? 'black' : 'white') : '';
   return t(key, { winner, loser });

@@ -10,7 +10,8 @@ import { h, clear } from './dom';
 import { RoundCtrl } from './round/ctrl';
 import { gamesView } from './games';
 import { HomeView } from './home';
-import { currentLang, t } from './i18n';
+import { allText, currentLang, langFromAddress, t } from './i18n';
+import { loadFonts } from './fonts';
 import { restoreZen, toggleZen } from './layout';
 import { openSettings } from './settingsview';
 import { icon } from './icons';
@@ -22,11 +23,11 @@ const app = h('div.app-body', { id: 'app', tabindex: '-1' });
 function header() {
   return h('header.topbar',
     h('a.brand', { href: '#/', 'aria-label': t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
-    h('nav', { 'aria-label': 'main' },
+    h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
-        onclick: () => openSettings(() => boot()) }, icon('settings'))));
+        onclick: () => openSettings(() => void boot()) }, icon('settings'))));
 }
 
 function route() {
@@ -48,13 +49,16 @@ function route() {
   window.scrollTo(0, 0);
 }
 
-function boot() {
-  document.documentElement.lang = currentLang();
-  clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, 'Skip to content'), header(), app,
+async function boot() {
+  const lang = currentLang();
+  await loadFonts(lang, allText());
+  document.documentElement.lang = lang;
+  clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, t('skipToContent')), header(), app,
     h('button.zen-exit', { type: 'button', 'aria-label': t('exitZen'), title: t('exitZen'), onclick: () => toggleZen(false) }, icon('close')));
   route();
 }
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => { if (langFromAddress() && document.documentElement.lang !== currentLang()) void boot(); else route(); });
+langFromAddress();
 restoreZen();
-boot();
+void boot();

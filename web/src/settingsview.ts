@@ -9,7 +9,7 @@ export function openSettings(onLang: () => void) {
     onchange: (e: Event) => setSetting(key, (e.target as HTMLInputElement).checked as never),
   }), ' ', label);
   const lang = h('select', { 'data-setting': 'lang', onchange: (e: Event) => { setSetting('lang', (e.target as HTMLSelectElement).value); dlg.close(); onLang(); } },
-    LANGUAGES.map((l) => h('option', { value: l.code }, l.name))) as HTMLSelectElement;
+    LANGUAGES.map((l) => h('option', { value: l.code, lang: l.code }, l.name === l.latin ? l.name : `${l.name} · ${l.latin}`))) as HTMLSelectElement;
   lang.value = currentLang();
   const dlg = h('dialog.settings', { 'aria-label': t('settings') },
     h('h2', t('settings')),

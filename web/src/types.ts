@@ -79,8 +79,8 @@ export interface GameSummary {
   black: string;
   status: string;
   result: string;
-  moves?: number;
-  plies?: number;
+  moves?: number;     // docs/protocol.md's SUMMARY
+  plies?: number;     // what the server sends (-1 when the game is not loaded)
   updated: number | string;
   you: Seat;
 }

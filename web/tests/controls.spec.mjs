@@ -51,7 +51,8 @@ test('settings and languages', async () => {
   for (const [lang, play] of [['ja', '対局する'], ['zh', '开始对局'], ['th', 'เล่น'], ['mr', 'खेळा']]) {
     await page.click('[data-action=settings]');
     await page.selectOption('[data-setting=lang]', lang);
-    await page.waitForSelector('[data-action=play]');
+    // The page re-renders once the language's fonts are in (src/fonts.ts).
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang);
     assert.equal(await page.locator('[data-action=play]').textContent(), play);
   }
   await shot(page, 'home-mr');

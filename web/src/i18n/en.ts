@@ -1,4 +1,7 @@
-// English: the complete set of UI strings; every other language falls back to it.
+// English: the complete set of UI strings. Every other language has every key
+// (tsc checks it through `Dict`, and web/tests/i18n.spec.mjs checks it and the
+// {placeholders}). Messages use the ICU subset of web/src/locale/format.ts:
+// "{name}" and "{n, plural, one {…} other {…}}".
 const en = {
   appName: 'Outpost',
   play: 'Play',
@@ -143,7 +146,7 @@ const en = {
   replay: 'Replay',
   continueGame: 'Continue',
   ongoing: 'in progress',
-  movesN: '{n} moves',
+  movesN: '{n, plural, one {# move} other {# moves}}',
   settingsSound: 'Sounds',
   settingsConfirmResign: 'Ask before resigning',
   settingsPremoveQueue: 'Premove queue (several premoves)',
@@ -154,6 +157,31 @@ const en = {
   settingsFigurine: 'Figurine notation (♘f3)',
   settingsBlindfold: 'Blindfold: hide the pieces',
   settingsAutoFlip: 'Same device: turn the board to the side to move',
+  // Added for P17: strings that were English literals in the code.
+  skipToContent: 'Skip to content',
+  mainNav: 'Main',
+  chess960N: 'Chess960 #{n}',
+  daysN: '{n, plural, one {# day} other {# days}}',
+  clockDaysHours: '{d} d {h} h',
+  clockHoursMinutes: '{h} h {m} min',
+  sayClockOf: '{side}: {min, plural, one {# minute} other {# minutes}} {sec, plural, one {# second} other {# seconds}}',
+  anonymous: 'Anonymous',
+  robotPlayerName: 'Outpost level {level}',
+  levelMeasured: 'Level {level}: {elo} ± {error} Elo, measured in {games, plural, one {# game} other {# games}}',
+  levelEstimated: 'Level {level}: about {elo} Elo, estimated (not yet measured)',
+  // Server error codes (docs/protocol.md), and the client's own.
+  err_bad_request: 'The server did not understand that request.',
+  err_not_found: 'This game was not found.',
+  err_not_your_seat: 'You do not hold this seat: you can only watch this game.',
+  err_not_your_turn: 'It is not your turn.',
+  err_illegal_move: 'That move is not legal in this position.',
+  err_game_over: 'The game is already over.',
+  err_not_allowed: 'That is not allowed at this point of the game.',
+  err_rate_limited: 'Too many requests: please wait a moment.',
+  err_internal: 'The server ran into a problem. Please try again.',
+  err_bad_response: 'The server sent an answer that could not be read.',
+  err_http: 'The server could not be reached.',
+  err_unknown: 'Something went wrong ({code}).',
   close: 'Close',
   home: 'Home',
   tagline: 'Play chess against the robot, a friend beside you, or anyone by link.',
@@ -170,3 +198,4 @@ const en = {
 };
 export default en;
 export type Key = keyof typeof en;
+export type Dict = Record<Key, string>;
