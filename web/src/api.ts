@@ -15,9 +15,12 @@ async function json<T>(res: Response): Promise<T> {
   return body as T;
 }
 
-export async function fetchLevels(): Promise<Level[]> {
-  const r = await json<{ levels: Level[] }>(await fetch('/api/v1/levels'));
-  return r.levels;
+// The robot's levels and the custom Elo range (elo_min/elo_max; older servers
+// send no range: undefined, the caller falls back).
+export async function fetchLevels(): Promise<{ levels: Level[]; eloMin?: number; eloMax?: number }> {
+  const r = await json<{ levels: Level[]; elo_min?: unknown; elo_max?: unknown }>(await fetch('/api/v1/levels'));
+  const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+  return { levels: r.levels, eloMin: n(r.elo_min), eloMax: n(r.elo_max) };
 }
 
 export async function createGame(req: NewGameRequest): Promise<NewGameResponse> {

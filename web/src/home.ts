@@ -41,6 +41,8 @@ function saveChoices(c: Choices) {
 }
 
 let levelsCache: Level[] | null = null;
+// The custom Elo range: from /api/v1/levels (src/engine/skill.h ELO_MIN/ELO_MAX), else these.
+let eloRange = { min: 500, max: 2850 };
 
 // A level's tooltip, in words of the UI language (the server's `label` is English).
 function levelTitle(l: Level): string {
@@ -81,7 +83,11 @@ export class HomeView {
     this.board = new Board(boardEl, { viewOnly: true, coordinates: true });
     this.render();
     if (!levelsCache) {
-      fetchLevels().then((l) => { levelsCache = l; this.levels = l; this.render(); }).catch(() => { /* levels without Elo */ });
+      fetchLevels().then((r) => {
+        levelsCache = r.levels; this.levels = r.levels;
+        if (r.eloMin !== undefined && r.eloMax !== undefined && r.eloMin <= r.eloMax) eloRange = { min: r.eloMin, max: r.eloMax };
+        this.render();
+      }).catch(() => { /* levels without Elo */ });
     }
     recentGames(document.getElementById('recent')!, 5);
   }
@@ -122,7 +128,7 @@ export class HomeView {
           }, h('span.n', num(n)), info?.elo ? h('span.elo', info.measured ? num(info.elo) : `~${num(info.elo)}?`) : null);
         })),
         h('label.inline', t('customElo'), h('input.elo-input', {
-          type: 'number', min: '800', max: '2850', step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint'),
+          type: 'number', min: String(eloRange.min), max: String(eloRange.max), step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint', { min: eloRange.min, max: eloRange.max }),
           onchange: (e: Event) => this.set('elo', (e.target as HTMLInputElement).value),
         }))));
     }
@@ -220,7 +226,7 @@ export class HomeView {
     const req: NewGameRequest = { v: 1, opponent: c.opponent, color: c.opponent === 'hotseat' ? 'white' : c.color, time_control: tc, variant: c.variant, casual: c.casual };
     if (c.opponent === 'robot') {
       const elo = parseInt(c.elo, 10);
-      if (c.elo && elo >= 800 && elo <= 2850) req.elo = elo; else req.level = c.level;
+      if (c.elo && elo >= eloRange.min && elo <= eloRange.max) req.elo = elo; else req.level = c.level;
     }
     if (c.variant === 'chess960' && c.chess960 !== '') {
       const n = parseInt(c.chess960, 10);

@@ -150,10 +150,8 @@ for (const lang of LANGS.filter((l) => l !== 'en')) {
     await waitPly(page, 1);
     assert.equal((await page.locator('.moves .mv[data-ply="1"]').textContent()).trim(), `${KNIGHT[lang]}f3`);
     await page.waitForTimeout(300);
-    // game.ts is wired after the UI split (src/i18n/PENDING.md): until then its
-    // player bars show the server's "Anonymous". Drop this allowance then.
-    const pendingInGameTs = new Set([dicts.en.anonymous]);
-    assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang).filter((x) => !pendingInGameTs.has(x)), [],
+    // Nothing left in English, the player bars' "Anonymous" from the server included.
+    assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [],
       'game screen strings still in English');
     if (FAMILY[lang]) assert.deepEqual((await fallbackGlyphs(page, 'body', lang)).bad, []);
     await shot(page, `lang-game-${lang}`);

@@ -22,7 +22,7 @@ const en = {
   levelN: 'Level {level}',
   approxElo: '~{elo} Elo',
   customElo: 'Custom Elo',
-  customEloHint: '800 to 2850; overrides the level',
+  customEloHint: '{min} to {max}; overrides the level',
   timeControl: 'Time control',
   custom: 'Custom',
   minutes: 'Minutes',

@@ -36,7 +36,7 @@ const fi: Dict = {
   levelN: 'Taso {level}',
   approxElo: 'noin {elo} Elo-pistettä',
   customElo: 'Oma Elo-luku',
-  customEloHint: '800–2850; ohittaa tason',
+  customEloHint: '{min}–{max}; ohittaa tason',
   timeControl: 'Ajankäyttö',
   custom: 'Oma',
   minutes: 'Minuutit',

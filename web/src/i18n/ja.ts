@@ -34,7 +34,7 @@ const ja: Dict = {
   levelN: 'レベル {level}',
   approxElo: '約 {elo} Elo',
   customElo: 'Elo を指定',
-  customEloHint: '800〜2850。レベルより優先されます',
+  customEloHint: '{min}〜{max}。レベルより優先されます',
   timeControl: '持ち時間',
   custom: 'カスタム',
   minutes: '分',

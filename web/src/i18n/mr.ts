@@ -35,7 +35,7 @@ const mr: Dict = {
   levelN: 'पातळी {level}',
   approxElo: 'सुमारे {elo} Elo',
   customElo: 'स्वतःचे Elo',
-  customEloHint: '800 ते 2850; पातळीऐवजी वापरले जाते',
+  customEloHint: '{min} ते {max}; पातळीऐवजी वापरले जाते',
   timeControl: 'वेळेचे नियंत्रण',
   custom: 'स्वतः ठरवा',
   minutes: 'मिनिटे',

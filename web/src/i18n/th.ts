@@ -35,7 +35,7 @@ const th: Dict = {
   levelN: 'ระดับ {level}',
   approxElo: 'ประมาณ {elo} Elo',
   customElo: 'กำหนด Elo เอง',
-  customEloHint: '800 ถึง 2850 ใช้แทนระดับ',
+  customEloHint: '{min} ถึง {max} ใช้แทนระดับ',
   timeControl: 'การควบคุมเวลา',
   custom: 'กำหนดเอง',
   minutes: 'นาที',

@@ -34,7 +34,7 @@ const zh: Dict = {
   levelN: '{level} 级',
   approxElo: '约 {elo} Elo',
   customElo: '自定义 Elo',
-  customEloHint: '800 至 2850，优先于等级',
+  customEloHint: '{min} 至 {max}，优先于等级',
   timeControl: '用时',
   custom: '自定义',
   minutes: '分钟',

@@ -8,7 +8,7 @@ import { moveUci, piecesOf } from '../castling';
 import { Clocks } from '../clockview';
 import { KeyboardBoard } from '../keyboardboard';
 import { toast } from '../dom';
-import { t, endText } from '../i18n';
+import { t, endText, errorText } from '../i18n';
 import { toggleZen } from '../layout';
 import { startOf } from '../notation';
 import { settings, onSettings, setSetting } from '../settings';
@@ -53,7 +53,7 @@ export class RoundCtrl {
     this.clocks.onLow = (c) => { if (this.isMine(c)) play('lowtime'); };
     this.socket = new GameSocket(gameId, seat, {
       state: (s) => this.onState(s),
-      error: (code, message) => { toast(message || code); this.redraw(); }, // undo what the board ran ahead with
+      error: (code, message) => { toast(errorText(code, message)); this.redraw(); }, // undo what the board ran ahead with
       status: (st) => this.view.setConn(st, this.state !== null),
       lag: (rtt) => { this.halfRtt = rtt / 2; },
     });
@@ -185,9 +185,10 @@ export class RoundCtrl {
 
   // The move box: a command to announce, or a move.
   submitTyped(raw: string) {
-    const typed = readTyped(raw);
     const s = this.state;
-    if (!typed || !s) return;
+    if (!s) return;
+    const typed = readTyped(raw, s.fen, s.legal);
+    if (!typed) return;
     if (typed.kind === 'command') {
       const words = commandText(typed.text, { state: s, remaining: (c) => this.clocks.remaining(c), sideOfPly: (i) => this.sideOfPly(i) });
       if (words === null) toast(t('unknownCommand')); else announce(words);

@@ -2,6 +2,7 @@
 // "0-0"), and commands that announce the position: /board, /clock, /last, a square
 // (/e4) or a piece letter (/N, /n).
 import { t } from '../i18n';
+import { typedMove } from '../notation';
 import { makePiece, parseBoardFen } from 'chessops/fen';
 import { makeSquare } from 'chessops/util';
 import { describeMove, pieceWords, roleWord } from '../speech';
@@ -9,13 +10,16 @@ import type { Color, GameState, MoveText } from '../types';
 
 export type Typed = { kind: 'command'; text: string } | { kind: 'move'; move: MoveText } | null;
 
-export function readTyped(raw: string): Typed {
+// A move that is not coordinates is read by typedMove (R17, P14, P17): the UI
+// language's piece letters, English letters, figurines, kept when one legal move.
+export function readTyped(raw: string, fen: string, legal: Record<string, string[]> | null | undefined): Typed {
   const text = raw.trim();
   if (!text) return null;
   if (text.startsWith('/')) return { kind: 'command', text: text.slice(1).trim() };
   const compact = text.replace(/[-\s]/g, '').toLowerCase();
   if (/^[a-h][1-8][a-h][1-8][qrbn]?$/.test(compact)) return { kind: 'move', move: { uci: compact } };
-  return { kind: 'move', move: { san: text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O') } };
+  const m = typedMove(text.replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O'), fen, legal ?? null);
+  return { kind: 'move', move: m.uci ? { uci: m.uci } : { san: m.san } };
 }
 
 // Square -> FEN letter of the piece on it, from a FEN's placement.
@@ -40,8 +44,10 @@ export function commandText(c: string, ctx: CommandContext): string | null {
   const s = ctx.state;
   const pieces = placement(s.fen);
   if (/^clocks?$/i.test(c)) {
-    const f = (ms: number) => `${Math.floor(ms / 60000)} min ${Math.floor((ms % 60000) / 1000)} s`;
-    return `${t('white')} ${f(ctx.remaining('white'))}, ${t('black')} ${f(ctx.remaining('black'))}`;
+    return (['white', 'black'] as const).map((side) => {
+      const ms = Math.max(0, ctx.remaining(side));
+      return t('sayClockOf', { side: t(side), min: Math.floor(ms / 60000), sec: Math.floor((ms % 60000) / 1000) });
+    }).join(', ');
   }
   if (/^last$/i.test(c)) {
     const n = s.san.length;

@@ -4,7 +4,7 @@ import type { Key } from '@lichess-org/chessground/types';
 import { pgnUrl } from '../api';
 import { Board } from '../board';
 import { clear, h, toast } from '../dom';
-import { t, endText } from '../i18n';
+import { t, endText, playerName } from '../i18n';
 import { icon } from '../icons';
 import { toggleFullscreen, toggleZen } from '../layout';
 import { material } from '../material';
@@ -119,7 +119,7 @@ export class RoundView {
     const c = this.ctrl;
     // For tests and styles: where the game stands.
     Object.assign(this.el.root.dataset, { ply: String(s.ply), status: s.status, turn: s.turn, you: s.you, myturn: String(c.myTurn()) });
-    document.title = `${s.status === 'ongoing' && c.myTurn() ? '● ' : ''}Outpost · ${s.players.white.name ?? t('white')} – ${s.players.black.name ?? t('black')}`;
+    document.title = `${s.status === 'ongoing' && c.myTurn() ? '● ' : ''}Outpost · ${s.players.white.name ? playerName(s.players.white.name) : t('white')} – ${s.players.black.name ? playerName(s.players.black.name) : t('black')}`;
     this.renderBoard(s);
     this.renderBars(s);
     this.renderStatus(s);
@@ -176,7 +176,7 @@ export class RoundView {
       const p = s.players[color];
       const label = p.kind === 'robot'
         ? t('robotName', { level: p.level ?? '?', elo: p.elo ?? '?' })
-        : (p.name || t(color));
+        : (p.name ? playerName(p.name) : t(color));
       const name = bar.querySelector<HTMLElement>('.player-name');
       if (name) {
         clear(name, h(`span.dot.${color}`, { 'aria-hidden': 'true' }), label,
@@ -213,7 +213,7 @@ export class RoundView {
     const tc = s.clock?.time_control;
     const cls = s.clock?.class ?? '';
     clear(this.el.status, text ? h('div.status-text', text) : null, h('div.meta',
-      [s.variant === 'chess960' ? `Chess960 #${s.chess960 ?? ''}` : t('standard'),
+      [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
         tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited')].join(' · ')));
   }
 
