@@ -47,3 +47,15 @@ test('dark colour scheme', async () => {
   assert.equal(bg, 'rgb(22, 21, 18)');
   await shot(page, 'home-dark');
 });
+
+test('P1: the custom Elo field takes its range from GET /api/v1/levels (elo_min/elo_max)', async () => {
+  const levels = await (await fetch(server.url + '/api/v1/levels')).json();
+  assert.equal(typeof levels.elo_min, 'number');
+  const page = await newPage(browser, server.url + '/');
+  await page.waitForSelector('[data-field=level] .elo');
+  const input = page.locator('[data-field=level] .elo-input');
+  assert.equal(await input.getAttribute('min'), String(levels.elo_min));
+  assert.equal(await input.getAttribute('max'), String(levels.elo_max));
+  const hint = (await input.getAttribute('title')).replace(/\D+/g, ' ').trim();
+  assert.equal(hint, `${levels.elo_min} ${levels.elo_max}`, 'the hint names the same range');
+});

@@ -96,8 +96,9 @@ test('abort before the first moves, and errors as messages', async () => {
   await startGame(page, { opponent: 'robot', color: 'white', tc: '5+3' });
   await page.fill('.move-input', 'Ke2');
   await page.press('.move-input', 'Enter');
+  // The server's code illegal_move, worded by the UI (errorText): en 'That move is not legal in this position.'
   await page.waitForSelector('.toast.show.error');
-  assert.match(await page.locator('.toast').textContent(), /illegal/i);
+  assert.match(await page.locator('.toast').textContent(), /not legal/i);
   await page.click('[data-action=abort]');
   await page.waitForSelector('.game-screen[data-status=aborted]');
   assert.match(await page.locator('.end-text').textContent(), /Game aborted/);
