@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 
 #include "club/trf.h"
@@ -164,4 +166,66 @@ TEST(TrfFormat, HostileInputNeverCrashes) {
     (void)read_trf(std::string(5000, '\n'));
     (void)read_trf("001" + std::string(3000, ' ') + "1");
     SUCCEED();
+}
+
+TEST(TrfFormat, RandomTournamentsRoundTrip) {
+    // Random consistent tournaments: every round pairs the players at random,
+    // with byes, forfeits and pending games; write, read back, compare.
+    std::mt19937 rng(2026);
+    const ResultCode game_results[] = {ResultCode::WIN, ResultCode::DRAW, ResultCode::LOSS, ResultCode::FORFEIT_WIN,
+                                       ResultCode::WIN_UNRATED, ResultCode::DRAW_UNRATED, ResultCode::NONE};
+    const ResultCode byes[] = {ResultCode::PAIRING_BYE, ResultCode::HALF_BYE, ResultCode::FULL_BYE,
+                               ResultCode::ZERO_BYE};
+    for (int iter = 0; iter < 200; ++iter) {
+        Tournament t;
+        t.name = "Random " + std::to_string(iter);
+        int n = 1 + static_cast<int>(rng() % 30);
+        int rounds = static_cast<int>(rng() % 12);
+        t.total_rounds = rounds + static_cast<int>(rng() % 3);
+        t.initial_colour = rng() % 2 ? Colour::WHITE : Colour::BLACK;
+        for (int i = 1; i <= n; ++i) {
+            Player p;
+            p.start_rank = i;
+            p.sex = rng() % 2 ? 'm' : 'w';
+            p.title = rng() % 5 ? "" : "FM";
+            p.name = "Player, Number " + std::to_string(i);
+            p.rating = static_cast<int>(rng() % 2800);
+            p.federation = "THA";
+            p.fide_id = std::to_string(rng() % 100000000);
+            p.birth_date = "2001/02/03";
+            p.points = (rng() % 20) / 2.0;
+            p.rank = i;
+            p.rounds.resize(static_cast<std::size_t>(rounds));
+            t.players.push_back(p);
+        }
+        for (int r = 0; r < rounds; ++r) {
+            std::vector<int> order(static_cast<std::size_t>(n));
+            for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+            std::shuffle(order.begin(), order.end(), rng);
+            std::size_t i = 0;
+            for (; i + 1 < order.size(); i += 2) {
+                Player& a = t.players[static_cast<std::size_t>(order[i])];
+                Player& b = t.players[static_cast<std::size_t>(order[i + 1])];
+                ResultCode ra = game_results[rng() % 7];
+                ResultCode rb = ra == ResultCode::WIN ? ResultCode::LOSS
+                                : ra == ResultCode::LOSS ? ResultCode::WIN
+                                : ra == ResultCode::FORFEIT_WIN ? ResultCode::FORFEIT_LOSS
+                                : ra == ResultCode::WIN_UNRATED ? ResultCode::LOSS_UNRATED
+                                                                : ra;
+                a.rounds[static_cast<std::size_t>(r)] = {b.start_rank, Colour::WHITE, ra};
+                b.rounds[static_cast<std::size_t>(r)] = {a.start_rank, Colour::BLACK, rb};
+            }
+            if (i < order.size())
+                t.players[static_cast<std::size_t>(order[i])].rounds[static_cast<std::size_t>(r)] = {
+                    0, Colour::NONE, byes[rng() % 4]};
+        }
+        for (Player& p : t.players)
+            while (!p.rounds.empty() && p.rounds.back() == RoundEntry{}) p.rounds.pop_back();
+        for (TrfFlavour f : {TrfFlavour::TRFX, TrfFlavour::TRF26}) {
+            std::string text = write_trf(t, f);
+            auto back = read_trf(text);
+            ASSERT_TRUE(back.ok()) << back.error().message << "\n" << text;
+            ASSERT_EQ(*back, t) << text;
+        }
+    }
 }
