@@ -46,11 +46,34 @@ std::vector<PairingPlayer> pairing_players(const Tournament& t, int round) {
             p.score += t.scoring.points(e.result);
             p.colour_by_round.push_back(e.played() ? e.colour : Colour::NONE);
             if (e.opponent != 0) p.opponents.insert(e.opponent);
+            // A.4: scores at the start of that round decide the float.
+            Float f = Float::DOWN;
+            if (e.played()) {
+                double mine = t.score(pl, r - 1);
+                const Player* opp = t.find(e.opponent);
+                double theirs = opp ? t.score(*opp, r - 1) : mine;
+                f = theirs < mine ? Float::DOWN : theirs > mine ? Float::UP : Float::NONE;
+            }
+            p.floats.push_back(f);
             if (e.result == ResultCode::PAIRING_BYE) p.may_get_bye = false;
             if (!e.played() && t.scoring.points(e.result) >= t.scoring.win && t.scoring.win > 0) p.may_get_bye = false;
         }
         set_colour_preference(p);
         out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::vector<std::vector<int>> score_brackets(const std::vector<PairingPlayer>& players) {
+    std::vector<const PairingPlayer*> sorted;
+    for (const PairingPlayer& p : players) sorted.push_back(&p);
+    std::sort(sorted.begin(), sorted.end(), [](const PairingPlayer* a, const PairingPlayer* b) {
+        return a->score != b->score ? a->score > b->score : a->id < b->id;
+    });
+    std::vector<std::vector<int>> out;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        if (i == 0 || sorted[i]->score != sorted[i - 1]->score) out.emplace_back();
+        out.back().push_back(sorted[i]->id);
     }
     return out;
 }

@@ -22,6 +22,10 @@ namespace outpost::club {
 // C.04.3 A.6: the strength of a colour preference.
 enum class PreferenceStrength : std::uint8_t { NONE, MILD, STRONG, ABSOLUTE };
 
+// C.04.3 A.4: a float in a round: down when paired against a lower score or
+// not playing at all (for whatever reason), up when paired against a higher score.
+enum class Float : std::uint8_t { NONE, DOWN, UP };
+
 // What the pairing of round `round` knows of one participant.
 struct PairingPlayer {
     int id = 0;  // pairing number: the starting rank
@@ -31,6 +35,7 @@ struct PairingPlayer {
     Colour preference = Colour::NONE;
     PreferenceStrength strength = PreferenceStrength::NONE;
     std::set<int> opponents;  // met before, played or forfeited (C.04.1 b: not again)
+    std::vector<Float> floats;  // per earlier round
     // C.04.1 c: no second pairing-allocated bye, nor after a round won without
     // playing (forfeit win, full-point bye).
     bool may_get_bye = true;
@@ -44,6 +49,10 @@ void set_colour_preference(PairingPlayer& p);
 // The participants of round `round` (1-based): everyone without an entry already
 // made for that round (a requested bye or an absence is written in before pairing).
 std::vector<PairingPlayer> pairing_players(const Tournament& t, int round);
+
+// C.04.3 A.3: the score brackets, highest score first, each in pairing-number
+// order (the ids of the players).
+std::vector<std::vector<int>> score_brackets(const std::vector<PairingPlayer>& players);
 
 // C.04.3 E: the colours of a pair; returns the colour of `a`. `a_ranks_higher`
 // says which of the two is the higher ranked (score, then pairing number);

@@ -154,3 +154,25 @@ TEST(DutchC04_1, AbsoluteColourClash) {
     EXPECT_EQ(check_absolute_criteria(ps, {{1, 2}}),
               "players 1 and 2 both have an absolute preference for Black (C.04.3 C.3)");
 }
+
+TEST(DutchC04_3, ScoreBracketsA3AndFloatsA4) {
+    // R1: 1-2 1-0, 3-4 ½-½, 5 pairing-allocated bye;
+    // R2: 3-1 (½ against 1: 3 floats up, 1 down) 0-1, 5-2 (1 against 0) 1-0, 4 absent.
+    std::string text = player_line(1, "     2 w 1     3 b 1") + player_line(2, "     1 b 0     5 b 0") +
+                       player_line(3, "     4 w =     1 w 0") + player_line(4, "     3 b =  0000 - Z") +
+                       player_line(5, "  0000 - U     2 w 1");
+    auto t = read_trf(text + "XXR 5\n");
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    auto ps = pairing_players(*t, 3);
+    // Scores: 1: 2, 5: 2, 3: ½, 4: ½, 2: 0.
+    EXPECT_EQ(score_brackets(ps), (std::vector<std::vector<int>>{{1, 5}, {3, 4}, {2}}));
+    auto floats_of = [&](int id) {
+        return std::find_if(ps.begin(), ps.end(), [id](const PairingPlayer& p) { return p.id == id; })->floats;
+    };
+    EXPECT_EQ(floats_of(1), (std::vector<Float>{Float::NONE, Float::DOWN}));
+    EXPECT_EQ(floats_of(3), (std::vector<Float>{Float::NONE, Float::UP}));
+    EXPECT_EQ(floats_of(4), (std::vector<Float>{Float::NONE, Float::DOWN}));  // did not play
+    EXPECT_EQ(floats_of(5), (std::vector<Float>{Float::DOWN, Float::DOWN}));  // bye, then 1 against 0
+    EXPECT_EQ(floats_of(2), (std::vector<Float>{Float::NONE, Float::UP}));
+    EXPECT_FALSE(std::find_if(ps.begin(), ps.end(), [](const PairingPlayer& p) { return p.id == 5; })->may_get_bye);
+}
