@@ -78,8 +78,10 @@ Glicko2Rating glicko2_update(const Glicko2Rating& player, std::span<const Glicko
     if (delta * delta > phi * phi + v) {
         B = std::log(delta * delta - phi * phi - v);
     } else {
+        // f grows without bound as x falls, so this ends for any τ > 0; the cap
+        // keeps a τ ≤ 0 from turning it into an endless loop.
         int k = 1;
-        while (f(a - k * tau) < 0.0) ++k;
+        while (f(a - k * tau) < 0.0 && k < 100000) ++k;
         B = a - k * tau;
     }
     double fA = f(A), fB = f(B);

@@ -78,6 +78,10 @@ bool RoundEntry::played() const {
 }
 
 const Player* Tournament::find(int start_rank) const {
+    // Files list the players by starting rank 1..n: look there first.
+    if (start_rank >= 1 && start_rank <= static_cast<int>(players.size()) &&
+        players[static_cast<std::size_t>(start_rank - 1)].start_rank == start_rank)
+        return &players[static_cast<std::size_t>(start_rank - 1)];
     for (const Player& p : players)
         if (p.start_rank == start_rank) return &p;
     return nullptr;

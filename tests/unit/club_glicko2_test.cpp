@@ -118,3 +118,16 @@ TEST(Glicko2P23, RatingClassPerTimeControlClassAndChess960) {
     EXPECT_EQ(rating_class(tc2->classify(), false), RatingClass::BULLET);
     EXPECT_EQ(rating_class_name(RatingClass::CHESS960), "chess960");
 }
+
+TEST(Glicko2P23, BadParametersGiveAnAnswerNotAHang) {
+    std::vector<Glicko2Game> games = {{{1400, 30, 0.06}, 1.0}, {{1700, 300, 0.06}, 0.0}};
+    for (double tau : {0.0, -0.5, 1e-9}) {
+        Glicko2Config config;
+        config.tau = tau;
+        (void)glicko2_update({1500, 200, 0.06}, games, config);
+    }
+    Glicko2Config config;
+    (void)glicko2_update({1500, 0, 0.0}, games, config);
+    (void)glicko2_update({1500, 200, 0.06}, std::vector<Glicko2Game>{{{1500, 0, 0.06}, 0.5}}, config);
+    SUCCEED();
+}

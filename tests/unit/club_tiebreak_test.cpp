@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 #include "club/tiebreak.h"
@@ -163,4 +164,38 @@ TEST(TiebreakC07, CodesAsInTrfTag202) {
         EXPECT_EQ(*back, tbk);
     }
     EXPECT_FALSE(tiebreak_from_code("XYZ").ok());
+}
+
+TEST(TiebreakC07, StandingsOfAThousandPlayersQuickly) {
+    // Random pairings over 11 rounds, every tiebreak: a big open stays fast.
+    Tournament t;
+    const int n = 1000, rounds = 11;
+    unsigned seed = 12345;
+    auto next = [&seed] { return seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff; };
+    for (int i = 1; i <= n; ++i) {
+        Player p;
+        p.start_rank = i;
+        p.rating = 1000 + static_cast<int>(next() % 1500);
+        p.rounds.resize(rounds);
+        t.players.push_back(p);
+    }
+    for (int r = 0; r < rounds; ++r)
+        for (int i = 0; i + 1 < n; i += 2) {
+            int a = (i + r * 7) % n, b = (i + 1 + r * 13) % n;
+            if (a == b || t.players[static_cast<std::size_t>(a)].rounds[static_cast<std::size_t>(r)].opponent ||
+                t.players[static_cast<std::size_t>(b)].rounds[static_cast<std::size_t>(r)].opponent)
+                continue;
+            ResultCode ra = next() % 3 == 0 ? ResultCode::WIN : next() % 2 ? ResultCode::DRAW : ResultCode::LOSS;
+            ResultCode rb = ra == ResultCode::WIN ? ResultCode::LOSS : ra == ResultCode::LOSS ? ResultCode::WIN : ra;
+            t.players[static_cast<std::size_t>(a)].rounds[static_cast<std::size_t>(r)] = {b + 1, Colour::WHITE, ra};
+            t.players[static_cast<std::size_t>(b)].rounds[static_cast<std::size_t>(r)] = {a + 1, Colour::BLACK, rb};
+        }
+    std::vector<Tiebreak> all;
+    for (int i = 0; i <= static_cast<int>(Tiebreak::PROGRESSIVE_CUT1); ++i) all.push_back(static_cast<Tiebreak>(i));
+    auto start = std::chrono::steady_clock::now();
+    auto s = standings(t, rounds, all, TiebreakOptions{});
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(s.size(), static_cast<std::size_t>(n));
+    for (std::size_t i = 1; i < s.size(); ++i) EXPECT_GE(s[i - 1].points, s[i].points);
+    EXPECT_LT(secs, 2.0);
 }
