@@ -112,7 +112,11 @@ Glicko2Rating glicko2_update(const Glicko2Rating& player, std::span<const Glicko
 
 Glicko2Rating glicko2_inactive(const Glicko2Rating& player, int periods, const Glicko2Config& config) {
     Glicko2Rating r = player;
-    for (int i = 0; i < periods; ++i) r = glicko2_update(r, {}, config);
+    for (int i = 0; i < periods; ++i) {
+        Glicko2Rating next = glicko2_update(r, {}, config);
+        if (next == r) break;  // at the cap: later periods change nothing
+        r = next;
+    }
     return r;
 }
 
