@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "chess/opening.h"
 #include "chess/pgn.h"
 
 namespace outpost::match {
@@ -23,6 +24,11 @@ std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx) {
         game.set_tag("WhiteTimeControl", rec.white_tc);
         game.set_tag("BlackTimeControl", rec.black_tc);
     }
+    std::vector<Move> moves;
+    for (const auto& m : rec.moves) moves.push_back(m.move);
+    const auto opening = classify_opening(rec.start, moves);  // none from an EPD start
+    game.set_tag("ECO", opening ? opening->eco : "?");
+    game.set_tag("Opening", opening ? opening->name : "?");
     game.set_tag("Termination", termination_tag(rec.termination));
     game.set_tag("PlyCount", std::to_string(rec.moves.size()));
     if (rec.start_time.size() > 11) game.set_tag("GameStartTime", rec.start_time.substr(11));
