@@ -8,6 +8,7 @@
 #include "server/hub.h"
 #include "server/router.h"
 #include "server/storage.h"
+#include "engine/skill.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -60,6 +61,7 @@ struct Fixture : ::testing::Test {
             return s;
         };
         e.levels_json = [] { return std::string(R"({"v":1,"levels":[{"level":1,"elo":800}]})"); };
+        e.inline_writes = true;
         return e;
     }
 
@@ -451,4 +453,88 @@ TEST_F(Fixture, C5LagCompensationIsCreditedUpToTheCap) {
     now += 2000;
     send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "b8c6"}, {"lag_ms", 5000}});
     EXPECT_EQ(b->last_state()["clock"]["black_ms"], 60000 - 2000 + 300);
+}
+
+// --- Defects of issue 9 (each failed before its fix) ----------------------------------
+
+// P9: a takeback undoes one's own last move; a player who has made none has nothing to
+// take back (the robot's or the opponent's first move is not theirs to undo).
+TEST_F(Fixture, P9TakebackWithoutOwnMoveIsRefused) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(last_error(*w), "not_allowed");
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(last_error(*b), "not_allowed");
+    EXPECT_TRUE(w->last_state()["takeback_request"].is_null());
+
+    auto r = create({{"opponent", "robot"}, {"color", "black"}, {"casual", true}});
+    auto rb = join(r.id, *r.black_token, Seat::BLACK_SEAT);
+    hub->on_robot_move(r.id, robot_requests.back().request_id, Move(SQ_E2, SQ_E4));
+    send(r.id, Seat::BLACK_SEAT, *rb, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(last_error(*rb), "not_allowed");
+    EXPECT_EQ(rb->last_state()["ply"], 1);
+}
+
+// C6: an untimed game has no clock readings, also after it was read back from storage.
+TEST_F(Fixture, C6UntimedGameReadBackExportsNoClockComments) {
+    auto g = create({{"opponent", "hotseat"}});
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    for (const char* m : {"e2e4", "e7e5", "g1f3", "b8c6"}) send(g.id, Seat::BOTH, *c, {{"t", "move"}, {"uci", m}});
+    EXPECT_EQ(std::get<std::string>(hub->pgn(g.id)).find("%clk"), std::string::npos);
+    hub = std::make_unique<Hub>(env(), storage.get());
+    ASSERT_TRUE(hub->resume_from_storage().ok());
+    const std::string pgn = std::get<std::string>(hub->pgn(g.id));
+    EXPECT_NE(pgn.find("Nc6"), std::string::npos) << pgn;
+    EXPECT_EQ(pgn.find("%clk"), std::string::npos) << pgn;
+}
+
+// P3: a custom-Elo robot is named by its Elo and shows it; the range is the engine's.
+TEST_F(Fixture, P3CustomEloRobotIsNamedByItsEloWithinTheEnginesRange) {
+    auto g = create({{"opponent", "robot"}, {"color", "white"}, {"elo", 1500}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    const json black = w->last_state()["players"]["black"];
+    EXPECT_EQ(black["name"], "Outpost 1500 Elo");
+    EXPECT_EQ(black["elo"], 1500);
+    for (int elo : {engine::ELO_MIN - 1, engine::ELO_MAX + 1, 3500, 400}) {
+        auto r = hub->create_game(json{{"opponent", "robot"}, {"elo", elo}}.dump());
+        ASSERT_TRUE(std::holds_alternative<ProtocolError>(r)) << elo;
+        EXPECT_EQ(std::get<ProtocolError>(r).code, "bad_request");
+        EXPECT_NE(std::get<ProtocolError>(r).message.find(std::to_string(engine::ELO_MAX)), std::string::npos);
+    }
+    for (int elo : {engine::ELO_MIN, engine::ELO_MAX})
+        EXPECT_TRUE(std::holds_alternative<CreatedGame>(hub->create_game(json{{"opponent", "robot"}, {"elo", elo}}.dump())));
+}
+
+// P11: "My games" summaries say how many moves (plies) a game has, as the docs say.
+TEST_F(Fixture, P11LookupSummariesCarryMoves) {
+    auto g = create({{"opponent", "hotseat"}});
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    for (const char* m : {"e2e4", "e7e5", "g1f3"}) send(g.id, Seat::BOTH, *c, {{"t", "move"}, {"uci", m}});
+    json found = json::parse(std::get<std::string>(hub->lookup(json{{"tokens", {*g.white_token}}}.dump())));
+    ASSERT_EQ(found["games"].size(), 1u);
+    EXPECT_EQ(found["games"][0]["moves"], 3);
+    hub = std::make_unique<Hub>(env(), storage.get());  // not in memory: counted from storage
+    found = json::parse(std::get<std::string>(hub->lookup(json{{"tokens", {*g.white_token}}}.dump())));
+    EXPECT_EQ(found["games"][0]["moves"], 3);
+}
+
+// D4: the robot's seat cannot be taken by anyone: no token the server ever made for a
+// robot game opens the robot's side, and an empty token finds no games.
+TEST_F(Fixture, D4RobotSeatIsNeverUsable) {
+    auto g = create({{"opponent", "robot"}, {"color", "white"}, {"level", 2}});
+    EXPECT_FALSE(g.black_token.has_value());
+    for (int i = 1; i <= token_counter; ++i) {
+        std::string t = "t" + std::to_string(i);
+        while (t.size() < 22) t += "x";
+        auto c = std::make_shared<Collector>();
+        auto r = hub->connect(g.id, t, c);
+        if (std::holds_alternative<Seat>(r)) {
+            EXPECT_NE(std::get<Seat>(r), Seat::BLACK_SEAT) << t;
+        }
+    }
+    json found = json::parse(std::get<std::string>(hub->lookup(R"({"tokens":[""]})")));
+    EXPECT_TRUE(found["games"].empty());
 }
