@@ -162,7 +162,10 @@ awaitable<void> http_session(tcp::socket socket, Shared shared) {
             co_await ws->run(std::move(req), shared);
             co_return;
         }
-        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body()};
+        beast::error_code peer_ec;
+        const auto peer = stream.socket().remote_endpoint(peer_ec);
+        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(),
+                                  peer_ec ? std::string() : peer.address().to_string()};
         HttpResponse r;
         try {
             r = route(request, *shared.hub, *shared.files);
