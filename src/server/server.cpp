@@ -10,6 +10,7 @@
 #include <chrono>
 #include <deque>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <unordered_map>
@@ -214,6 +215,7 @@ int run_server(const ServerConfig& config) {
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
     env.random_token = random_token;
+    env.max_open_games_per_client = config.max_open_games > 0 ? config.max_open_games : std::numeric_limits<int>::max();
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
     // One timer per game, re-armed at every move (which cancels the wait before), and
