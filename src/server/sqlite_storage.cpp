@@ -66,6 +66,10 @@ constexpr std::pair<const char*, const char*> AddedColumns[] = {
 // A WAL beyond this is copied back with a TRUNCATE checkpoint, which waits for the
 // writer for a moment; below it, PASSIVE checkpoints never make anyone wait.
 constexpr std::int64_t WalTruncateBytes = 8 << 20;
+// A WAL beyond this (the checkpointer fell behind: a starved thread, a writer that
+// never pauses) is copied back by the writer itself before its next batch: the bound
+// holds whatever the scheduling.
+constexpr int WalWriterCheckpointFrames = (24 << 20) / 4096;
 
 // A prepared statement: owned (finalized at the end) or borrowed from the cache of
 // the hot statements (reset for the next use).
@@ -221,6 +225,14 @@ public:
                                 sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;", Schema}) {
             if (auto r = writer_.exec(sql); !r) return r;
         }
+        // After the pragmas: wal_autocheckpoint replaces any WAL hook.
+        sqlite3_wal_hook(
+            writer_.db,
+            [](void* self, sqlite3*, const char*, int frames) {
+                static_cast<SqliteStorage*>(self)->wal_frames_ = frames;
+                return SQLITE_OK;
+            },
+            this);
         for (const auto& [table, column] : AddedColumns) {
             const std::string name = std::string(column).substr(0, std::string(column).find(' '));
             Statement info(writer_.db, (std::string("SELECT 1 FROM pragma_table_info('") + table + "') WHERE name=?1").c_str());
@@ -242,11 +254,17 @@ public:
 
     Result<bool> write(const std::vector<GameWrite>& batch) override {
         std::lock_guard lock(writer_.mutex);
-        return writer_.transaction([&]() -> Result<bool> {
+        auto done = writer_.transaction([&]() -> Result<bool> {
             for (const GameWrite& w : batch)
                 if (auto r = apply(w); !r) return r;
             return true;
         });
+        // (While the checkpointer is copying, this one is refused at once: then the
+        // next batch tries again.)
+        if (wal_frames_ > WalWriterCheckpointFrames &&
+            sqlite3_wal_checkpoint_v2(writer_.db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr) == SQLITE_OK)
+            wal_frames_ = 0;
+        return done;
     }
 
     Result<std::optional<StoredGame>> load_game(const std::string& id) override {
@@ -391,6 +409,9 @@ private:
         if (!opened) return;  // then the WAL only grows; commits still work
         Connection c;
         c.db = *opened;
+        // Never wait: a checkpointer that waits for the writer holds the checkpoint lock
+        // meanwhile, and the writer's own checkpoint (above) would be refused.
+        sqlite3_busy_timeout(c.db, 0);
         std::unique_lock lock(stop_mutex_);
         for (;;) {
             stop_cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping_; });
@@ -399,8 +420,8 @@ private:
             (void)c.exec("SELECT count(*) FROM games WHERE rowid=1;");
             // PASSIVE copies what it can without waiting for or blocking the writer; the
             // writer starts the WAL over once a checkpoint has caught up. Under steady
-            // writes it may never quite catch up: then TRUNCATE, which waits for the
-            // writer's current batch and holds the next one back for one copy.
+            // writes it may never quite catch up: then TRUNCATE, tried between two of
+            // the writer's batches (it fails at once if a batch is being written).
             const int mode = log_bytes() > WalTruncateBytes || last ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE;
             (void)sqlite3_wal_checkpoint_v2(c.db, nullptr, mode, nullptr, nullptr);
             lock.lock();
@@ -410,6 +431,7 @@ private:
 
     std::string path_;
     bool in_memory_ = false;
+    int wal_frames_ = 0;  // frames in the WAL after the writer's last commit (wal hook)
     Connection writer_, reader_;
     std::thread checkpointer_;
     std::mutex stop_mutex_;

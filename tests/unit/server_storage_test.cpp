@@ -221,3 +221,68 @@ TEST(Storage, D3AcknowledgementsWaitForDurableBatchesNotTheHub) {
     gated.reset();
     remove_db(path);
 }
+
+namespace {
+
+class FailingStorage final : public Storage {
+public:
+    explicit FailingStorage(std::unique_ptr<Storage> inner) : inner_(std::move(inner)) {}
+    std::atomic<bool> fail{false};
+    Result<bool> write(const std::vector<GameWrite>& batch) override {
+        if (fail) return make_error("disk full");
+        return inner_->write(batch);
+    }
+    Result<std::optional<StoredGame>> load_game(const std::string& id) override { return inner_->load_game(id); }
+    Result<std::vector<StoredGame>> load_live_games() override { return inner_->load_live_games(); }
+    Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& t, int limit) override {
+        return inner_->games_for_tokens(t, limit);
+    }
+
+private:
+    std::unique_ptr<Storage> inner_;
+};
+
+}  // namespace
+
+// D3: a change that could not be stored is never acknowledged; its players hear an
+// `internal` error, and the game goes on from what storage holds.
+TEST(Storage, D3AChangeThatCannotBeStoredIsNotAcknowledged) {
+    const std::string path = temp_db("failing");
+    for (const bool inline_writes : {true, false}) {
+        auto store = std::make_unique<FailingStorage>(std::move(Storage::open(path).value()));
+        HubEnv env;
+        int tokens = 0;
+        env.monotonic_ms = [] { return Millis(5000); };
+        env.wall_ms = [] { return std::int64_t(1'700'000'000'000); };
+        env.random_token = [&](int len) {
+            std::string s = (inline_writes ? "i" : "t") + std::to_string(++tokens);
+            while (int(s.size()) < len) s += "z";
+            return s;
+        };
+        env.inline_writes = inline_writes;
+        Hub hub(env, store.get());
+        auto g = std::get<CreatedGame>(hub.create_game(R"({"opponent":"hotseat"})"));
+        auto inbox = std::make_shared<Inbox>();
+        ASSERT_TRUE(std::holds_alternative<Seat>(hub.connect(g.id, *g.white_token, inbox)));
+        hub.handle_message(g.id, Seat::BOTH, R"({"t":"move","uci":"e2e4"})", *inbox);
+        hub.flush();
+        store->fail = true;
+        hub.handle_message(g.id, Seat::BOTH, R"({"t":"move","uci":"e7e5"})", *inbox);
+        hub.flush();
+        auto got = inbox->all();
+        ASSERT_EQ(got.size(), 3u);
+        EXPECT_EQ(json::parse(got.back())["code"], "internal") << got.back();
+        store->fail = false;
+        hub.handle_message(g.id, Seat::BOTH, R"({"t":"sync"})", *inbox);
+        hub.flush();
+        EXPECT_EQ(json::parse(inbox->all().back())["game"]["moves"], json::array({"e2e4"}));
+        hub.handle_message(g.id, Seat::BOTH, R"({"t":"move","uci":"c7c5"})", *inbox);
+        hub.flush();
+        EXPECT_EQ(json::parse(inbox->all().back())["game"]["san"], "c5");
+        auto stored = store->load_game(g.id);
+        ASSERT_TRUE(stored.ok() && stored->has_value());
+        ASSERT_EQ((*stored)->moves.size(), 2u);
+        EXPECT_EQ((*stored)->moves[1].uci, "c7c5");
+    }
+    remove_db(path);
+}
