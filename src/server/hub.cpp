@@ -421,7 +421,13 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
     if (std::holds_alternative<in::Sync>(msg)) {
         // A client that missed a message asks for the whole state again.
         auto state = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
-        writer_.after_pending([&from, state](const Result<bool>&) { from.deliver(state); });
+        auto sub = r.subscribers.find(&from);
+        if (sub == r.subscribers.end()) return from.deliver(state);
+        // After the acknowledgements on their way; by a weak reference, as the
+        // connection may be gone by then.
+        writer_.after_pending([weak = sub->second.first, state](const Result<bool>&) {
+            if (auto s = weak.lock()) s->deliver(state);
+        });
         return;
     }
     if (seat == Seat::SPECTATOR) return reply_error({"not_your_seat", "spectators cannot act in a game", 403});
