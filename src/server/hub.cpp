@@ -146,7 +146,11 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
         if (std::holds_alternative<ProtocolError>(created)) return created;
     }
     // D3: the answer goes out once the game is stored.
-    if (auto ok = stored.get(); !ok) return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
+    if (auto ok = stored.get(); !ok) {
+        std::lock_guard lock(mutex_);
+        (void)find(std::get<CreatedGame>(created).id);  // drops the room that storage does not have
+        return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
+    }
     return created;
 }
 

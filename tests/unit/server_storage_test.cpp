@@ -283,6 +283,14 @@ TEST(Storage, D3AChangeThatCannotBeStoredIsNotAcknowledged) {
         ASSERT_TRUE(stored.ok() && stored->has_value());
         ASSERT_EQ((*stored)->moves.size(), 2u);
         EXPECT_EQ((*stored)->moves[1].uci, "c7c5");
+        // A game that could not be stored was not created (and takes no place).
+        const size_t rooms = hub.rooms_in_memory();
+        store->fail = true;
+        auto refused = hub.create_game(R"({"opponent":"invite"})", "10.1.1.1");
+        ASSERT_TRUE(std::holds_alternative<ProtocolError>(refused));
+        EXPECT_EQ(std::get<ProtocolError>(refused).code, "internal");
+        EXPECT_EQ(hub.rooms_in_memory(), rooms);
+        store->fail = false;
     }
     remove_db(path);
 }
