@@ -17,6 +17,8 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
     cmd->add_option("--robot-threads", cfg->robot_threads, "Threads that think for the robot")->check(CLI::Range(1, 64));
     cmd->add_flag("--sync-full", cfg->sync_full, "Also survive an operating-system crash (slower writes)");
+    cmd->add_option("--max-open-games", cfg->max_open_games, "Unfinished games one client address may have (0: no cap)")
+        ->check(CLI::Range(0, 1'000'000));
     cmd->callback([cfg, &run] { run = [cfg] { return server::run_server(*cfg); }; });
 }
 

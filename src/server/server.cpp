@@ -10,6 +10,7 @@
 #include <chrono>
 #include <deque>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <unordered_map>
@@ -162,7 +163,10 @@ awaitable<void> http_session(tcp::socket socket, Shared shared) {
             co_await ws->run(std::move(req), shared);
             co_return;
         }
-        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body()};
+        beast::error_code peer_ec;
+        const auto peer = stream.socket().remote_endpoint(peer_ec);
+        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(),
+                                  peer_ec ? std::string() : peer.address().to_string()};
         HttpResponse r;
         try {
             r = route(request, *shared.hub, *shared.files);
@@ -211,6 +215,7 @@ int run_server(const ServerConfig& config) {
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
     env.random_token = random_token;
+    env.max_open_games_per_client = config.max_open_games > 0 ? config.max_open_games : std::numeric_limits<int>::max();
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
     // One timer per game, re-armed at every move (which cancels the wait before), and

@@ -17,6 +17,7 @@ struct ServerConfig {
     int io_threads = 1;
     int robot_threads = 1;
     bool sync_full = false;
+    int max_open_games = 20;  // unfinished games per client address (docs/protocol.md, Limits); 0: no cap
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.
