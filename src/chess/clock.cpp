@@ -130,6 +130,8 @@ Result<TimeControl> parse_time_control(std::string_view text) {
     // Correspondence: Nd or Nd/Md.
     if (text.back() == 'd' && text.find('+') == std::string_view::npos && text.find(':') == std::string_view::npos) {
         const size_t slash = text.find('/');
+        // "/1d": nothing before the slash (text[slash - 1] would read before the text).
+        if (slash == 0) return make_error(shown + ": write correspondence as 3d or 3d/14d");
         auto per = parse_int(text.substr(0, slash == std::string_view::npos ? text.size() - 1 : slash - 1));
         if (slash != std::string_view::npos && text[slash - 1] != 'd')
             return make_error(shown + ": write correspondence as 3d or 3d/14d");

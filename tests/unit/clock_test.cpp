@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "chess/clock.h"
 
 using namespace outpost;
@@ -75,6 +77,21 @@ TEST(TimeControlC2, ParseErrorsSayWhatIsWrong) {
     auto r = parse_time_control("1800:40/5400");
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("only the last period"), std::string::npos);
+}
+
+// Found by AddressSanitizer: a correspondence control with nothing before its slash
+// read the byte before the text. The text sits alone in a heap block of its own size,
+// so that the sanitizer build sees any read outside it.
+TEST(TimeControlC3, SlashFirstReadsNothingOutsideTheText) {
+    for (std::string_view bad : {"/1d", "/d", "/14d", "d/1d", "3d/", "/", "d"}) {
+        auto buffer = std::make_unique<char[]>(bad.size());
+        std::copy(bad.begin(), bad.end(), buffer.get());
+        auto r = parse_time_control(std::string_view(buffer.get(), bad.size()));
+        EXPECT_FALSE(r.ok()) << bad;
+        if (!r.ok()) {
+            EXPECT_NE(r.error().message.find("time control"), std::string::npos) << r.error().message;
+        }
+    }
 }
 
 TEST(TimeControlC4, Classification) {
