@@ -11,10 +11,10 @@
 #include <deque>
 #include <iostream>
 #include <mutex>
-#include <random>
 #include <unordered_map>
 
 #include "server/hub.h"
+#include "server/random.h"
 #include "server/robot.h"
 #include "server/router.h"
 #include "server/storage.h"
@@ -34,18 +34,6 @@ Millis monotonic_now() {
 }
 std::int64_t wall_now() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-std::string random_token(int length) {
-    static constexpr char Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    thread_local std::mt19937_64 rng = [] {
-        std::random_device rd;
-        std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
-        return std::mt19937_64(seq);
-    }();
-    std::string s;
-    for (int i = 0; i < length; ++i) s += Alphabet[rng() % 62];
-    return s;
 }
 
 struct Shared {
@@ -210,7 +198,7 @@ int run_server(const ServerConfig& config) {
     HubEnv env;
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
-    env.random_token = random_token;
+    env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
     // One timer per game, re-armed at every move (which cancels the wait before), and
