@@ -15,7 +15,9 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)");
     cmd->add_option("--web", cfg->web_dir, "Directory of the built web UI");
     cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
-    cmd->add_option("--robot-threads", cfg->robot_threads, "Threads that think for the robot")->check(CLI::Range(1, 64));
+    cmd->add_option("--robot-threads", cfg->robot_threads,
+                    "Threads that think for the robot (0: one per core), plus one for the quick levels")
+        ->check(CLI::Range(0, 64));
     cmd->add_flag("--sync-full", cfg->sync_full, "Also survive an operating-system crash (slower writes)");
     cmd->callback([cfg, &run] { run = [cfg] { return server::run_server(*cfg); }; });
 }

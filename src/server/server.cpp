@@ -225,10 +225,14 @@ int run_server(const ServerConfig& config) {
             hub->on_timer(id);
         });
     };
-    RobotPool robots(config.robot_threads, [&ioc, &hub](const std::string& id, std::uint64_t request_id, Move m) {
-        asio::post(ioc, [&hub, id, request_id, m] { hub->on_robot_move(id, request_id, m); });
-    });
+    RobotPool robots(
+        config.robot_threads,
+        [&ioc, &hub](const std::string& id, std::uint64_t request_id, Move m) {
+            asio::post(ioc, [&hub, id, request_id, m] { hub->on_robot_move(id, request_id, m); });
+        },
+        monotonic_now);
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
+    env.cancel_robot = [&robots](const std::string& id) { robots.cancel(id); };
     hub = std::make_unique<Hub>(env, storage->get());
 
     auto resumed = hub->resume_from_storage();

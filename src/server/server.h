@@ -15,7 +15,7 @@ struct ServerConfig {
     // handoffs, not throughput (bench/serve-load at 10,000 games: p50 0.4 ms with one,
     // 216 ms with two). The robot thinks on its own threads.
     int io_threads = 1;
-    int robot_threads = 1;
+    int robot_threads = 0;  // 0: one per core (and one more for the quick levels)
     bool sync_full = false;
 };
 
