@@ -182,6 +182,12 @@ Result<TimeControl> parse_time_control(std::string_view text) {
     return tc;
 }
 
+Millis LagQuota::take(Millis lag, Millis elapsed) {
+    const Millis credit = std::max<Millis>(0, std::min({lag, bank, elapsed}));
+    bank = std::min(Max, bank - credit + PerMove);
+    return credit;
+}
+
 Clock::Clock(TimeControl tc, TimeSource now) : tc_(std::move(tc)), now_(std::move(now)) {
     for (Color c : {WHITE, BLACK}) {
         if (tc_.correspondence()) remaining_[c] = tc_.days_per_move * Day;
@@ -263,7 +269,8 @@ bool Clock::press(Color mover, Millis lag) {
         running_ = mover;
     }
     const Period& p = period_of(mover);
-    const Millis elapsed = std::max<Millis>(0, now - turn_started_ - std::max<Millis>(0, lag));
+    last_credit_[mover] = lag_[mover].take(lag, now - turn_started_);
+    const Millis elapsed = std::max<Millis>(0, now - turn_started_ - last_credit_[mover]);
     Millis used = elapsed;
     if (p.delay_mode == DelayMode::SIMPLE) used = std::max<Millis>(0, elapsed - p.delay);
     if (remaining_[mover] - used <= 0) {

@@ -918,9 +918,10 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
         if (err) return reply_error(*err);
     for (auto err : {read_field(j, "seconds", m.seconds), read_field(j, "ply", m.ply), read_field(j, "lag_ms", m.lag_ms)})
         if (err) return reply_error(*err);
-    // C5: the client's own estimate of its network lag is credited back to its clock,
-    // never more than max_lag_credit_ms (as lichess does with its lag quota).
-    if (m.lag_ms) lag_ms = std::max<Millis>(lag_ms, *m.lag_ms);
+    // C5: the lag credited is what the server measured on the connection (lag_ms); the
+    // client's own estimate may lower it, never raise it (a claim of 300 ms let a client
+    // play without its clock running). The clock's LagQuota bounds it over many moves.
+    if (m.lag_ms) lag_ms = std::min<Millis>(lag_ms, std::max<Millis>(0, *m.lag_ms));
 
     std::lock_guard lock(mutex_);
     if (type == "ping") {

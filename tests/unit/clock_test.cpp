@@ -270,3 +270,34 @@ TEST(ClockC5, RestoreAfterRestartKeepsPeriodsAndElapsedTime) {
     ASSERT_TRUE(c.press(BLACK));
     EXPECT_EQ(c.remaining(BLACK), 45 * S + 1 * S + 30 * S);
 }
+
+// C5 lag quota: a client that claims 300 ms of lag on every move (what a client could
+// do before: play with its clock standing still) gets the bank's 300 ms once, then
+// PerMove (100 ms) a move; a real 80 ms lag is always credited in full.
+TEST(ClockC5, LagCreditIsBoundedByAQuota) {
+    FakeTime t;
+    Clock c(tc("3+0"), t.source());
+    c.start(WHITE);
+    Millis credited = 0;
+    for (int move = 0; move < 20; ++move) {
+        t.t += 1000;
+        ASSERT_TRUE(c.press(WHITE, 300));
+        credited += c.last_lag_credit(WHITE);
+        t.t += 1000;
+        ASSERT_TRUE(c.press(BLACK, 80));
+        EXPECT_EQ(c.last_lag_credit(BLACK), 80);
+    }
+    EXPECT_EQ(credited, LagQuota::Initial + 19 * LagQuota::PerMove);
+    EXPECT_EQ(c.remaining(WHITE), 3 * M - 20 * S + credited);
+    EXPECT_EQ(c.remaining(BLACK), 3 * M - 20 * (S - 80));
+    EXPECT_LE(c.lag_bank(BLACK), LagQuota::Max);
+}
+
+TEST(ClockC5, LagQuotaBankRefillsUpToItsMaximumAndNeverCreditsMoreThanTheTurnTook) {
+    LagQuota q;
+    EXPECT_EQ(q.take(50, 10), 10);  // a 10 ms turn is credited 10 ms at most
+    for (int i = 0; i < 20; ++i) q.take(0, 1000);
+    EXPECT_EQ(q.bank, LagQuota::Max);
+    EXPECT_EQ(q.take(-5, 1000), 0);
+    EXPECT_EQ(q.take(10'000, 10'000), LagQuota::Max);
+}
