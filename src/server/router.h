@@ -16,6 +16,7 @@ struct HttpRequest {
     std::string method;  // "GET", "POST", …
     std::string target;  // path and query
     std::string body;
+    std::string client = {};  // the peer's address: the key of per-client caps
 };
 
 struct HttpResponse {

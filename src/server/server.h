@@ -3,6 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "server/edge.h"
 
 namespace outpost::server {
 
@@ -17,6 +20,9 @@ struct ServerConfig {
     int io_threads = 1;
     int robot_threads = 0;  // 0: one per core (and one more for the quick levels)
     bool sync_full = false;
+    // Origins besides the server's own whose pages may open WebSockets ("*": any).
+    std::vector<std::string> allowed_origins;
+    EdgeLimits limits;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.
