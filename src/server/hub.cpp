@@ -134,7 +134,8 @@ std::string plies_to_csv(const std::vector<int>& v) {
 }  // namespace
 
 std::string error_json(const ProtocolError& e) {
-    return json{{"v", 1}, {"t", "error"}, {"code", e.code}, {"message", e.message}}.dump();
+    // Messages quote the input (a path, a move), which need not be UTF-8: replaced, not thrown (fuzz_server).
+    return json{{"v", 1}, {"t", "error"}, {"code", e.code}, {"message", e.message}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string CreatedGame::json() const {

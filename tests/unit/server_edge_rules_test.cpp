@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "server/edge.h"
+#include "server/hub.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -67,4 +68,12 @@ TEST(EdgeHeaders, NoFramingAndOnlyOwnScripts) {
     EXPECT_NE(csp.find("script-src 'self'"), std::string::npos);
     EXPECT_EQ(csp.find("unsafe-eval"), std::string::npos);
     EXPECT_EQ(xfo, "DENY");
+}
+
+// Found by fuzz_server: an error quoting a path that is not UTF-8 threw from the JSON
+// writer (the network layer turned it into a 500 "internal"; the fuzzer aborted).
+TEST(EdgeErrors, ErrorsQuotingBytesThatAreNotUtf8AreStillJson) {
+    const std::string text = error_json({"not_found", "no such path '/api/\x8a\xce\xd0\x9c/t1xxpgn'", 404});
+    EXPECT_NE(text.find("\"not_found\""), std::string::npos);
+    EXPECT_NE(text.find("t1xxpgn"), std::string::npos);
 }
