@@ -26,6 +26,16 @@ Hub::Hub(HubEnv env, Storage* storage)
 
 Hub::~Hub() { writer_.flush(); }
 
+// C5: the lag credited is what the server measured on the connection; the client's own
+// estimate may lower it, never raise it (a claimed 300 ms let a client play without its
+// clock running). At most max_lag_credit_ms a move; the clock's LagQuota bounds it over
+// many moves.
+Millis Hub::credited_lag(Millis measured, std::optional<int> claimed) const {
+    Millis lag = std::max<Millis>(0, measured);
+    if (claimed) lag = std::min<Millis>(lag, std::max(0, *claimed));
+    return std::min(lag, env_.max_lag_credit_ms);
+}
+
 void Hub::flush() { writer_.flush(); }
 
 size_t Hub::live_games() const {
@@ -462,9 +472,7 @@ Hub::Handled Hub::handle(Context& c, const in::Move& m) {
         return ProtocolError{"not_your_turn", "the move was made for another position (stale premove)", 409};
     auto move = read_move(r, m);
     if (auto* e = std::get_if<ProtocolError>(&move)) return *e;
-    // C5: the client's own estimate of its network lag is credited back to its clock,
-    // never more than max_lag_credit_ms (as lichess does with its lag quota).
-    const Millis lag = std::min(std::max<Millis>(c.lag_ms, m.lag_ms.value_or(0)), env_.max_lag_credit_ms);
+    const Millis lag = credited_lag(c.lag_ms, m.lag_ms);
     auto played = r.play(turn, std::get<Move>(move), std::nullopt, lag, env_.wall_ms(), env_.monotonic_ms());
     if (auto* e = std::get_if<ProtocolError>(&played)) return *e;
     return Change::MOVE;
@@ -508,7 +516,7 @@ Hub::Handled Hub::handle(Context& c, const in::Claim& m) {
         return ProtocolError{"not_your_turn", "the move was made for another position (stale premove)", 409};
     auto move = read_move(r, m.with);
     if (auto* e = std::get_if<ProtocolError>(&move)) return *e;
-    const Millis lag = std::min(std::max<Millis>(c.lag_ms, m.with.lag_ms.value_or(0)), env_.max_lag_credit_ms);
+    const Millis lag = credited_lag(c.lag_ms, m.with.lag_ms);
     auto played = r.play(turn, std::get<Move>(move), claim, lag, env_.wall_ms(), env_.monotonic_ms());
     if (auto* e = std::get_if<ProtocolError>(&played)) return *e;
     return Change::MOVE;

@@ -138,6 +138,7 @@ private:
     void commit(Room& r, Change change, int ply_before);
     GameWrite write_for(Room& r, int ply_before) const;
     void end_game_tasks(Room& r);  // the robot's request is obsolete when a game ends
+    Millis credited_lag(Millis measured, std::optional<int> claimed) const;
     bool check_timeouts(Room& r);   // flag fall, first-move and unstarted aborts
     void maybe_ask_robot(Room& r);
     void schedule(Room& r);

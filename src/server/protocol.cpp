@@ -93,11 +93,35 @@ private:
         if (!fresh_) out_ += ',';
         fresh_ = false;
     }
+    // The length of the well-formed UTF-8 sequence at s[i], or 0 where there is none.
+    static size_t utf8_length(std::string_view s, size_t i) {
+        const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+        const unsigned char c = b(i);
+        size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+        if (n == 0 || i + n > s.size()) return 0;
+        for (size_t k = 1; k < n; ++k)
+            if ((b(i + k) & 0xC0) != 0x80) return 0;
+        // Overlong forms, surrogates and code points above U+10FFFF are not UTF-8.
+        if (n == 3 && ((c == 0xE0 && b(i + 1) < 0xA0) || (c == 0xED && b(i + 1) >= 0xA0))) return 0;
+        if (n == 4 && ((c == 0xF0 && b(i + 1) < 0x90) || (c == 0xF4 && b(i + 1) >= 0x90))) return 0;
+        return n;
+    }
+    // Messages quote input (a path, a move) that need not be UTF-8: a byte that does not
+    // start a well-formed sequence is written as U+FFFD, so the answer is always JSON.
     void raw_str(std::string_view s) {
         out_ += '"';
-        for (char c : s) {
+        for (size_t i = 0; i < s.size(); ++i) {
+            const char c = s[i];
             const auto u = static_cast<unsigned char>(c);
-            if (c == '"' || c == '\\') {
+            if (u >= 0x80) {
+                const size_t n = utf8_length(s, i);
+                if (n == 0) {
+                    out_ += "\\ufffd";
+                } else {
+                    out_.append(s.substr(i, n));
+                    i += n - 1;
+                }
+            } else if (c == '"' || c == '\\') {
                 out_ += '\\';
                 out_ += c;
             } else if (u < 0x20) {

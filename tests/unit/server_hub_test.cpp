@@ -441,6 +441,8 @@ TEST_F(Fixture, RouterAnswersEveryPathWithJsonOrFiles) {
     EXPECT_NE(page.content_type.find("text/html"), std::string::npos);
 }
 
+// C5: the credit is the lag the network layer measured (the last argument), lowered
+// by a smaller claim of the client, never raised by a larger one, and at most 300 ms.
 TEST_F(Fixture, C5LagCompensationIsCreditedUpToTheCap) {
     auto g = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "1+0"}});
     auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
@@ -448,11 +450,14 @@ TEST_F(Fixture, C5LagCompensationIsCreditedUpToTheCap) {
     send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
     send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
     now += 2000;
-    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "g1f3"}, {"lag_ms", 120}});
+    hub->handle_message(g.id, Seat::WHITE_SEAT, json{{"t", "move"}, {"uci", "g1f3"}, {"lag_ms", 120}}.dump(), *w, 200);
     EXPECT_EQ(w->last_state()["clock"]["white_ms"], 60000 - 2000 + 120);
     now += 2000;
-    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "b8c6"}, {"lag_ms", 5000}});
-    EXPECT_EQ(b->last_state()["clock"]["black_ms"], 60000 - 2000 + 300);
+    hub->handle_message(g.id, Seat::BLACK_SEAT, json{{"t", "move"}, {"uci", "b8c6"}, {"lag_ms", 5000}}.dump(), *b, 250);
+    EXPECT_EQ(b->last_state()["clock"]["black_ms"], 60000 - 2000 + 250);
+    now += 2000;  // the attack: a claim the server did not measure is not credited
+    hub->handle_message(g.id, Seat::WHITE_SEAT, json{{"t", "move"}, {"uci", "f1c4"}, {"lag_ms", 300}}.dump(), *w, 0);
+    EXPECT_EQ(w->last_state()["clock"]["white_ms"], 60000 - 2000 + 120 - 2000);
 }
 
 // --- Defects of issue 9 (each failed before its fix) ----------------------------------
