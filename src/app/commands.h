@@ -15,5 +15,6 @@ void add_match_command(CLI::App& parent, std::function<int()>& run);
 void add_uci_command(CLI::App& parent, std::function<int()>& run);
 void add_bench_command(CLI::App& parent, std::function<int()>& run);
 void add_serve_command(CLI::App& parent, std::function<int()>& run);
+void add_helpmate_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     outpost::app::add_uci_command(app, run);
     outpost::app::add_bench_command(app, run);
     outpost::app::add_serve_command(app, run);
+    outpost::app::add_helpmate_command(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

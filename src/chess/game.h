@@ -70,7 +70,10 @@ struct GameOptions {
     bool auto_claim_draws = false;    // R12: casual games end at threefold/fifty at once
     int no_draw_offers_before = 0;    // R8: offers allowed from this move number on (0: always)
     FlagRule flag_rule = FlagRule::FIDE;
-    std::uint64_t mate_search_budget = 20000;  // nodes for the R11 "can mate" search
+    // Positions the helpmate search (dead_position.h) may visit per side, for the
+    // dead-position test after every move (R7) and at a flag fall (R11). Where it runs
+    // out, the Laws' default holds: the game goes on, the flag-fall loss stands.
+    std::uint64_t mate_search_budget = 100000;
 };
 
 // R18: what is written down when a game is adjourned.
