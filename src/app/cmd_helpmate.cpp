@@ -9,12 +9,16 @@
 // the FEN (as in the published test vectors) or after it, and is then compared: a
 // position whose label differs gets "\texpected XX", and a summary goes to stderr.
 #include <chrono>
+#include <ctime>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "app/commands.h"
 #include "chess/dead_position.h"
 #include "chess/fen.h"
+#include "chess/game.h"
+#include "chess/pgn.h"
 #include "chess/san.h"
 
 namespace outpost::app {
@@ -90,6 +94,49 @@ void analyse_line(const std::string& text, int line_no, long budget_ms, std::uin
     std::cout << '\n';
 }
 
+// --pgn: the dead-position test of every position of every game, as Game runs it
+// after each move (R7), timed; prints the average and the worst per move.
+int time_games(const std::string& path, std::uint64_t nodes) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::cerr << "outpost helpmate: cannot read " << path << "\n";
+        return 2;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string pgn = text.str();
+    PgnReader reader(pgn);
+    int games = 0, dead = 0, unknown = 0, errors = 0;
+    std::uint64_t positions = 0;
+    double total_ms = 0, worst_ms = 0;
+    while (auto game = reader.next()) {
+        if (!*game) {
+            std::cerr << "outpost helpmate: " << path << ": " << game->error().message << "\n";
+            ++errors;
+            continue;
+        }
+        ++games;
+        Position pos = (*game)->start;
+        const std::vector<Move> moves = (*game)->mainline();
+        for (size_t i = 0; i <= moves.size(); ++i) {
+            // Processor time, so that a busy machine does not count against the test.
+            const std::clock_t start = std::clock();
+            const Deadness d = dead_position(pos, {nodes, {}});
+            const double ms = 1000.0 * double(std::clock() - start) / CLOCKS_PER_SEC;
+            total_ms += ms;
+            worst_ms = std::max(worst_ms, ms);
+            ++positions;
+            dead += d == Deadness::DEAD;
+            unknown += d == Deadness::UNKNOWN;
+            if (i < moves.size()) pos.do_move(moves[i]);
+        }
+    }
+    std::cout << "games " << games << ", positions " << positions << ", dead " << dead << ", unknown " << unknown
+              << ", average " << (positions ? total_ms / double(positions) : 0.0) << " ms per move, worst "
+              << worst_ms << " ms\n";
+    return errors ? 1 : 0;
+}
+
 }  // namespace
 
 void add_helpmate_command(CLI::App& parent, std::function<int()>& run) {
@@ -98,6 +145,7 @@ void add_helpmate_command(CLI::App& parent, std::function<int()>& run) {
         long budget_ms = 0;
         std::uint64_t nodes = 2000000;
         bool line = false;
+        std::string pgn;
     };
     auto opts = std::make_shared<Options>();
     CLI::App* cmd = parent.add_subcommand(
@@ -108,8 +156,12 @@ void add_helpmate_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--nodes", opts->nodes, "Position limit per side and position")
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
     cmd->add_flag("--line", opts->line, "Print a helpmate (SAN) for each side that can mate");
-    cmd->callback([opts, &run] {
-        run = [opts] {
+    cmd->add_option("--pgn", opts->pgn,
+                    "Time the dead-position test (R7) on every position of the games in this PGN file "
+                    "(with --nodes; default: the game's budget); processor time per move");
+    cmd->callback([opts, &run, cmd] {
+        run = [opts, nodes_given = cmd->count("--nodes") > 0] {
+            if (!opts->pgn.empty()) return time_games(opts->pgn, nodes_given ? opts->nodes : GameOptions{}.dead_position_budget);
             Totals totals;
             if (!opts->fens.empty()) {
                 for (const auto& fen : opts->fens) analyse_line(fen, 0, opts->budget_ms, opts->nodes, opts->line, totals);

@@ -46,12 +46,16 @@ int mate_distance(const Position& p, Color winner) {
     Bitboard attacked = (winner == WHITE ? pawn_attacks_bb<WHITE>(wpawns) : pawn_attacks_bb<BLACK>(wpawns)) |
                         king_attacks(p.king_square(winner));
     Bitboard force = p.pieces(winner) & ~wpawns & ~p.pieces(winner, KING);
-    int score = 0, counted = 0;
+    int closest = 8, queen = 0;
     for (Bitboard b = force; b; ) {
         const Square s = pop_lsb(b);
-        attacked |= attacks_bb(type_of(p.piece_on(s)), s, occupied);
-        if (counted++ < 3) score += distance(s, k);
+        const PieceType pt = type_of(p.piece_on(s));
+        attacked |= attacks_bb(pt, s, occupied);
+        closest = std::min(closest, distance(s, k));
+        if (pt == QUEEN && !queen) queen = distance(s, k);
     }
+    int score = force ? closest + queen : 0;
+    score -= std::min(4, popcount(attacked & king_attacks(k)));
     const Bitboard flight = king_attacks(k) & ~p.pieces(loser) & ~attacked;
     score += 4 * popcount(flight);
     if (!(attacked & square_bb(k))) score += 3;
@@ -88,9 +92,11 @@ public:
                 if (!spend()) return {MateAbility::UNKNOWN, {}, nodes_};
                 Position next = p.after(m);
                 if (!seen_.insert(next.repetition_key()).second) continue;
-                if (!next.has_legal_moves()) {
-                    if (next.in_check() && next.side_to_move() == ~winner_) return found(index, m);
-                    continue;  // stalemate, or the winner mated
+                // Only a check can be mate; a stalemate is simply found to have no
+                // moves when its turn comes.
+                if (next.in_check() && !next.has_legal_moves()) {
+                    if (next.side_to_move() == ~winner_) return found(index, m);
+                    continue;  // the winner mated
                 }
                 if (statically_cannot_mate(next, winner_)) continue;
                 const int priority = GuideWeight * mate_distance(next, winner_) + depth;
@@ -104,7 +110,7 @@ public:
 private:
     // How much the guide counts against the length of the line: higher finds mates
     // in fewer positions, lower finds shorter mates.
-    static constexpr int GuideWeight = 3;
+    static constexpr int GuideWeight = 1;
 
     struct Node {
         Position pos;

@@ -272,7 +272,7 @@ TEST(GameR11, FlagFallWithKnightAgainstKingAndPawnLoses) {
 TEST(GameR11, CanCheckmateSearchFindsHelpmates) {
     // Black's bishop can mate only because White's own pieces can block.
     EXPECT_EQ(can_checkmate(fen("k7/8/8/8/8/8/8/6bK w - - 0 1"), BLACK).ability, MateAbility::CANNOT_MATE);
-    EXPECT_EQ(can_checkmate(fen("k7/8/8/8/8/8/7P/6bK w - - 0 1"), BLACK).ability, MateAbility::CAN_MATE);
+    EXPECT_EQ(can_checkmate(fen("8/8/b7/8/8/6k1/7P/6BK b - - 0 1"), BLACK).ability, MateAbility::CAN_MATE);
     // Frozen pawns: neither side can ever mate.
     EXPECT_EQ(can_checkmate(fen("8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/3K4 w - - 0 1"), WHITE).ability, MateAbility::CANNOT_MATE);
 }
