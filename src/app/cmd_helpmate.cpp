@@ -121,7 +121,7 @@ int time_games(const std::string& path, std::uint64_t nodes) {
         for (size_t i = 0; i <= moves.size(); ++i) {
             // Processor time, so that a busy machine does not count against the test.
             const std::clock_t start = std::clock();
-            const Deadness d = dead_position(pos, {nodes, {}});
+            const Deadness d = dead_position_after_move(pos, nodes);
             const double ms = 1000.0 * double(std::clock() - start) / CLOCKS_PER_SEC;
             total_ms += ms;
             worst_ms = std::max(worst_ms, ms);

@@ -55,6 +55,12 @@ inline bool is_dead_position(const Position& pos, const MateBudget& budget = {})
     return dead_position(pos, budget) == Deadness::DEAD;
 }
 
+// The test a game runs after every move (R7): the static proofs for both sides, and
+// the search only where the side to move has few legal moves (forced play, where a
+// small budget can see every reachable position); elsewhere a small budget could only
+// run out, so it is not spent. UNKNOWN means "not proved dead": the game goes on.
+Deadness dead_position_after_move(const Position& pos, std::uint64_t budget);
+
 // A cheap static proof only (no search): true means `side` can never mate. Used to
 // prune the search; exposed for tests.
 bool statically_cannot_mate(const Position& pos, Color side);

@@ -116,7 +116,7 @@ void Game::update_after_move() {
         else finish(std::nullopt, Status::STALEMATE);
         return;
     }
-    if (is_dead_position(pos, {options_.dead_position_budget, {}})) return finish(std::nullopt, Status::DEAD_POSITION);
+    if (dead_position_after_move(pos, options_.dead_position_budget) == Deadness::DEAD) return finish(std::nullopt, Status::DEAD_POSITION);
     const int reps = repetitions();
     if (reps >= 5) return finish(std::nullopt, Status::FIVEFOLD_REPETITION);
     if (pos.halfmove_clock() >= 150) return finish(std::nullopt, Status::SEVENTY_FIVE_MOVES);
@@ -130,7 +130,7 @@ Status Game::automatic_status() const {
     // Deliberately naive: every earlier position compared in full.
     const Position& pos = position();
     if (legal_moves(pos).empty()) return pos.in_check() ? Status::CHECKMATE : Status::STALEMATE;
-    if (is_dead_position(pos, {options_.dead_position_budget, {}})) return Status::DEAD_POSITION;
+    if (dead_position_after_move(pos, options_.dead_position_budget) == Deadness::DEAD) return Status::DEAD_POSITION;
     int reps = 0;
     for (const Position& q : positions_) reps += same_position_for_repetition(pos, q);
     if (reps >= 5) return Status::FIVEFOLD_REPETITION;

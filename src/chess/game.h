@@ -75,9 +75,10 @@ struct GameOptions {
     // At a flag fall (R11), once a game: about 0.1 s at most.
     std::uint64_t mate_search_budget = 200000;
     // After every move (R7), on top of the static proofs, which settle frozen pawn
-    // structures and material at any size: enough for dead ends a few forced moves
-    // away while the average stays well under a millisecond a move (bench/helpmate).
-    std::uint64_t dead_position_budget = 500;
+    // structures and material at any size; searched only in forced play (see
+    // dead_position_after_move), so the average stays far under a millisecond a move
+    // (bench/helpmate).
+    std::uint64_t dead_position_budget = 2000;
 };
 
 // R18: what is written down when a game is adjourned.
