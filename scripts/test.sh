@@ -3,6 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   1. Release build (build/), unit tests            fast feedback
+#   1b. bench signature (scripts/signature.sh)      the Bench: line of the last commit
 #   2. ASan+UBSan build (build-asan/), unit tests    memory and UB errors
 #   2b. web UI build; browser tests (Chromium) and server tests against a real
 #       `outpost serve`                              web/test-artifacts/ keeps screenshots
@@ -31,6 +32,9 @@ cmake --build build -j "$JOBS"
 
 step "Unit tests, Release"
 ctest --test-dir build --output-on-failure -L unit -j "$JOBS"
+
+step "Bench signature (the last commit's Bench: line)"
+bash scripts/signature.sh build/src/app/outpost
 
 step "Web UI: build, then browser and server tests against a real outpost serve"
 (cd web && npm ci --no-audit --no-fund && npm run build)

@@ -14,14 +14,14 @@ void add_bench_command(CLI::App& parent, std::function<int()>& run) {
     cmd->callback([depth, &run] {
         run = [depth] {
             const auto r = engine::run_bench(*depth, [](const std::string& line) { std::cerr << line << "\n"; });
-            if (!r.ok) {
-                std::cerr << "outpost bench: " << r.error << "\n";
+            if (!r) {
+                std::cerr << "outpost bench: " << r.error().message << "\n";
                 return 2;
             }
-            const auto ms = std::max<std::int64_t>(1, r.time_ms);
-            std::cerr << "Total time (ms): " << r.time_ms << "\n";
-            std::cout << "Nodes searched: " << r.nodes << "\n";
-            std::cout << "Nodes/second: " << r.nodes * 1000 / std::uint64_t(ms) << std::endl;
+            const auto ms = std::max<std::int64_t>(1, r->time_ms);
+            std::cerr << "Total time (ms): " << r->time_ms << "\n";
+            std::cout << "Nodes searched: " << r->nodes << "\n";
+            std::cout << "Nodes/second: " << r->nodes * 1000 / std::uint64_t(ms) << std::endl;
             return 0;
         };
     });

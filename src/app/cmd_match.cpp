@@ -47,12 +47,12 @@ void add_match_command(CLI::App& parent, std::function<int()>& run) {
             std::signal(SIGINT, on_interrupt);
             std::signal(SIGTERM, on_interrupt);
             match::Tournament tournament(*cfg, std::cout, std::cerr, interrupted);
-            const match::MatchSummary summary = tournament.run();
-            if (!summary.error.empty()) {
-                std::cerr << "outpost match: " << summary.error << "\n";
+            const auto summary = tournament.run();
+            if (!summary) {
+                std::cerr << "outpost match: " << summary.error().message << "\n";
                 return 1;
             }
-            if (summary.interrupted) std::cerr << "outpost match: interrupted\n";
+            if (summary->interrupted) std::cerr << "outpost match: interrupted\n";
             return 0;
         };
     });

@@ -129,6 +129,8 @@ void add_pgn_command(CLI::App& parent, std::function<int()>& run) {
     from_uci_cmd->add_flag("--chess960", opts->chess960, "Chess960 castling notation (king takes rook)");
     from_uci_cmd->add_option("moves", opts->moves, "Moves in UCI notation (e2e4, e7e8q)");
     from_uci_cmd->callback([opts, &run] { run = [opts] { return from_uci(opts->fen, opts->chess960, opts->moves); }; });
+
+    add_pgn_analysis_commands(*pgn, run);
 }
 
 }  // namespace outpost::app

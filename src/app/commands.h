@@ -11,6 +11,8 @@ namespace outpost::app {
 // Each registers itself on the parent and sets `run` to the action.
 void add_perft_command(CLI::App& parent, std::function<int()>& run);
 void add_pgn_command(CLI::App& parent, std::function<int()>& run);
+// `pgn opening` and `pgn analyse`, added to the `pgn` command (cmd_pgn_analysis.cpp).
+void add_pgn_analysis_commands(CLI::App& pgn, std::function<int()>& run);
 void add_match_command(CLI::App& parent, std::function<int()>& run);
 void add_uci_command(CLI::App& parent, std::function<int()>& run);
 void add_bench_command(CLI::App& parent, std::function<int()>& run);

@@ -106,7 +106,7 @@ public:
     // When c's flag fell, on the time source's scale; nullopt if it has not.
     std::optional<Millis> flag_time(Color c) const;
     // Whether c plays in the last period (no move requirement left): with both
-    // flags down there, FIDE 6.11.1 draws the game.
+    // flags down there, FIDE 6.11 draws the game.
     bool in_last_period(Color c) const;
     int moves_made(Color c) const { return moves_[c]; }
     int period_index(Color c) const { return period_[c]; }

@@ -58,7 +58,7 @@ Result<Square> castling_rook_for(const Setup& s, char ch) {
     for (int f = 0; f < 8; ++f)
         if (s.board[make_square(File(f), back)] == king) kfile = f;
     if (kfile < 0)
-        return make_error(std::string("FEN castling field: '") + ch + "' but no " + (c == WHITE ? "white" : "black") +
+        return make_error(std::string("FEN castling field: '") + ch + "' but no " + color_name(c, Capital::NO) +
                           " king on its back rank");
     if (up == 'K' || up == 'Q') {
         if (up == 'K') {
@@ -68,13 +68,13 @@ Result<Square> castling_rook_for(const Setup& s, char ch) {
             for (int f = 0; f < kfile; ++f)
                 if (s.board[make_square(File(f), back)] == rook) return make_square(File(f), back);
         }
-        return make_error(std::string("FEN castling field: '") + ch + "' but no " + (c == WHITE ? "white" : "black") +
+        return make_error(std::string("FEN castling field: '") + ch + "' but no " + color_name(c, Capital::NO) +
                           " rook on the " + (up == 'K' ? "king" : "queen") + "'s side of the king");
     }
     if (up >= 'A' && up <= 'H') {
         Square sq = make_square(File(up - 'A'), back);
         if (s.board[sq] != rook)
-            return make_error(std::string("FEN castling field: '") + ch + "' but no " + (c == WHITE ? "white" : "black") +
+            return make_error(std::string("FEN castling field: '") + ch + "' but no " + color_name(c, Capital::NO) +
                               " rook on " + square_name(sq));
         return sq;
     }

@@ -19,8 +19,6 @@ constexpr std::array<std::string_view, size_t(Status::STATUS_NB)> StatusIds = {
     "both-flags-fell", "aborted", "forfeit", "sealed-move-illegal",
 };
 
-const char* color_word(Color c) { return c == WHITE ? "White" : "Black"; }
-
 Error game_over_error(const Outcome& o) { return make_error("the game is over: " + describe(o)); }
 
 }  // namespace
@@ -50,13 +48,14 @@ double score_for(const Outcome& o, Color c) {
 }
 
 std::string describe(const Outcome& o) {
-    const std::string w = o.winner ? color_word(*o.winner) : "";
+    const std::string w = o.winner ? color_name(*o.winner, Capital::YES) : "";
     switch (o.reason) {
     case Status::ONGOING: return "Game in progress";
     case Status::CHECKMATE: return w + " wins by checkmate";
-    case Status::RESIGNATION: return w + " wins: " + color_word(~*o.winner) + " resigned";
+    case Status::RESIGNATION: return w + " wins: " + color_name(~*o.winner, Capital::YES) + " resigned";
     case Status::TIMEOUT: return w + " wins on time";
-    case Status::FORFEIT: return w + " wins by forfeit: " + color_word(~*o.winner) + " did not make a first move";
+    case Status::FORFEIT:
+        return w + " wins by forfeit: " + color_name(~*o.winner, Capital::YES) + " did not make a first move";
     case Status::SEALED_MOVE_ILLEGAL: return w + " wins: the sealed move was illegal or ambiguous";
     case Status::STALEMATE: return "Draw by stalemate";
     case Status::DEAD_POSITION: return "Draw: dead position, neither side can checkmate";
@@ -204,7 +203,7 @@ Result<Outcome> Game::claim_draw_with_move(DrawClaim claim, Move m) {
     if (is_over()) return game_over_error(outcome_);
     if (!position().is_legal(m)) return make_error("illegal move " + move_to_uci(position(), m));
     const bool correct = can_claim_with_move(claim, m);
-    auto played = play(m);  // FIDE 9.5.2: the move stands whatever the claim
+    auto played = play(m);  // FIDE 9.5: the intended move stands whatever the claim
     if (!played) return played;
     if (correct && !is_over())
         finish(std::nullopt, claim == DrawClaim::THREEFOLD_REPETITION ? Status::THREEFOLD_REPETITION : Status::FIFTY_MOVES);
@@ -224,14 +223,16 @@ Result<Outcome> Game::offer_draw(Color by) {
 
 Result<Outcome> Game::accept_draw(Color by) {
     if (is_over()) return game_over_error(outcome_);
-    if (draw_offer_ != ~by) return make_error(std::string("there is no draw offer from ") + color_word(~by) + " to accept");
+    if (draw_offer_ != ~by)
+        return make_error(std::string("there is no draw offer from ") + color_name(~by, Capital::YES) + " to accept");
     finish(std::nullopt, Status::AGREEMENT);
     return outcome_;
 }
 
 Result<Outcome> Game::decline_draw(Color by) {
     if (is_over()) return game_over_error(outcome_);
-    if (draw_offer_ != ~by) return make_error(std::string("there is no draw offer from ") + color_word(~by) + " to decline");
+    if (draw_offer_ != ~by)
+        return make_error(std::string("there is no draw offer from ") + color_name(~by, Capital::YES) + " to decline");
     draw_offer_.reset();
     return outcome_;
 }

@@ -36,7 +36,7 @@ enum class Status : std::uint8_t {
     RESIGNATION,          // R6
     TIMEOUT,              // R11: the flag fell and the opponent could mate
     TIMEOUT_DRAW,         // R11: the flag fell but the opponent could not mate
-    BOTH_FLAGS_FELL,      // FIDE 6.11.1: both flags down in the last period
+    BOTH_FLAGS_FELL,      // FIDE 6.11: both flags down in the last period
     ABORTED,              // before the first moves; no result
     FORFEIT,              // R14: no first move within the start time
     SEALED_MOVE_ILLEGAL,  // R18: the sealed move was ambiguous or illegal
@@ -117,9 +117,9 @@ public:
     // Actions. Each returns an Error, in words, when the action is not allowed.
     Result<Outcome> play(Move m);
     // A draw claim (FIDE 9.2, 9.3). Correct: the game is drawn. Incorrect: nothing
-    // changes (the caller may apply the penalty of 9.5.3, e.g. time to the opponent).
+    // changes (the caller may apply the penalty of 9.5, two minutes to the opponent).
     Result<Outcome> claim_draw(DrawClaim claim);
-    // A claim with the intended move: the move is played in any case (FIDE 9.5.2);
+    // A claim with the intended move: the move is played in any case (FIDE 9.5);
     // the game is drawn when the claim is correct after it.
     Result<Outcome> claim_draw_with_move(DrawClaim claim, Move m);
     // R8: an offer stands until accepted, declined, or the opponent moves.

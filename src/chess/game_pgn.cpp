@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "chess/opening.h"
+
 namespace outpost {
 
 std::string format_clk(Millis ms) {
@@ -44,6 +46,11 @@ PgnGame game_to_pgn(const Game& game, const GameRecord& record) {
     pgn.set_tag("Result", result_string(game.outcome()));
     pgn.set_tag("Termination", pgn_termination(game.status()));
     pgn.set_tag("TimeControl", record.time_control ? record.time_control->to_pgn() : "-");
+    // The opening (data/openings): "?" when the game has none (a FEN or Chess960 start,
+    // or no named position reached), as lichess writes it.
+    const auto opening = classify_opening(game);
+    pgn.set_tag("ECO", opening ? opening->eco : "?");
+    pgn.set_tag("Opening", opening ? opening->name : "?");
     pgn.result = std::string(result_string(game.outcome()));
 
     for (size_t i = 0; i < pgn.moves.size() && i < record.clock_after_ply.size(); ++i)

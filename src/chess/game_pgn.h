@@ -24,7 +24,7 @@ struct GameRecord {
 // "0:04:58", or "0:00:09.7" below ten seconds, as [%clk] wants it.
 std::string format_clk(Millis ms);
 
-// The Seven Tag Roster, Result, Termination, TimeControl, FEN/SetUp and Variant
+// The Seven Tag Roster, Result, Termination, TimeControl, ECO and Opening, FEN/SetUp and Variant
 // for non-standard starts, the moves with [%clk] comments, draw offers as "(=)",
 // and the end of the game explained in a final comment.
 PgnGame game_to_pgn(const Game& game, const GameRecord& record);

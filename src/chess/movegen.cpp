@@ -94,7 +94,6 @@ void generate_moves(const Position& pos, Sink& sink) {
 
     const Square ksq = pos.king_square(Us);
     const Bitboard occupied = pos.pieces();
-    const Bitboard ours = pos.pieces(Us);
     const Bitboard theirs = pos.pieces(Them);
     const Bitboard checkers = pos.checkers();
 
@@ -111,15 +110,8 @@ void generate_moves(const Position& pos, Sink& sink) {
     // With one checker, other pieces must capture it or block its line.
     const Bitboard check_mask = checkers ? between_bb(ksq, lsb(checkers)) : ~Bitboard(0);
 
-    // Pins: enemy sliders that would attack the king if one of our pieces moved away.
-    Bitboard pinned = 0;
-    Bitboard snipers = (rook_attacks(ksq, theirs) & pos.pieces(Them, ROOK, QUEEN))
-                     | (bishop_attacks(ksq, theirs) & pos.pieces(Them, BISHOP, QUEEN));
-    while (snipers) {
-        Square s = pop_lsb(snipers);
-        Bitboard blockers = between_bb(ksq, s) & occupied & ~square_bb(s);
-        if (!more_than_one(blockers)) pinned |= blockers & ours;
-    }
+    // Pins: our pieces that stand alone between the king and an enemy slider.
+    const Bitboard pinned = pos.pinned(Us);
 
     const Bitboard piece_target = target & check_mask;
 

@@ -76,8 +76,6 @@ bool is_standard_variant(std::string_view name) {
     return v.empty() || v == "standard" || v == "chess" || v == "normal" || v == "fromposition";
 }
 
-const char* side_name(Color c) { return c == WHITE ? "white" : "black"; }
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------
@@ -104,6 +102,10 @@ public:
     void resync();
     // True when the error was found at the game's own end, so no resync is needed.
     bool game_ended() const { return game_ended_; }
+    // Comments before a game's first tag pair (pgn-extract's ECO file opens with one)
+    // or after the last game belong to no game: skipped. Comments followed by
+    // movetext stay, for they belong to the game that follows.
+    void skip_comments_outside_games();
 
 private:
     struct Frame {
@@ -155,6 +157,26 @@ int PgnParser::skip_space() {
         }
     }
     return newlines;
+}
+
+void PgnParser::skip_comments_outside_games() {
+    const size_t start_pos = r_.pos_;
+    const int start_line = r_.line_;
+    for (;;) {
+        if (peek() == '{') {
+            const size_t close = r_.text_.find('}', r_.pos_);
+            if (close == std::string_view::npos) break;  // the parser reports it
+            while (r_.pos_ <= close) get();
+        } else if (peek() == ';') {
+            skip_line();
+        } else {
+            break;
+        }
+        skip_space();
+    }
+    if (at_end() || (peek() == '[' && first_on_line())) return;
+    r_.pos_ = start_pos;
+    r_.line_ = start_line;
 }
 
 bool PgnParser::first_on_line() const {
@@ -325,8 +347,8 @@ Result<PgnGame> PgnParser::parse_game() {
     const auto where = [&](const PgnToken& t) {
         const Frame& f = stack.back();
         return "game " + std::to_string(r_.game_number_) + " (line " + std::to_string(t.line) + "), move " +
-               std::to_string(f.current.fullmove_number()) + " (" + side_name(f.current.side_to_move()) + ")" +
-               (stack.size() > 1 ? " in a variation" : "");
+               std::to_string(f.current.fullmove_number()) + " (" + color_name(f.current.side_to_move(), Capital::NO) +
+               ")" + (stack.size() > 1 ? " in a variation" : "");
     };
     const auto finish = [&](std::string result) -> Result<PgnGame> {
         game.result = std::move(result);
@@ -444,6 +466,7 @@ void PgnParser::resync() {
 std::optional<Result<PgnGame>> PgnReader::next() {
     PgnParser parser(*this);
     parser.skip_space();
+    parser.skip_comments_outside_games();
     if (parser.at_end()) return std::nullopt;
     ++game_number_;
     auto game = parser.parse_game();
@@ -504,8 +527,9 @@ Result<PgnGame> make_pgn_game(const Position& start, std::span<const Move> moves
     Position pos = start;
     for (Move m : moves) {
         if (!pos.is_legal(m)) {
-            return make_error("move " + std::to_string(pos.fullmove_number()) + " (" + side_name(pos.side_to_move()) +
-                              "): illegal move '" + move_to_uci(pos, m) + "' in this position");
+            return make_error("move " + std::to_string(pos.fullmove_number()) + " (" +
+                              color_name(pos.side_to_move(), Capital::NO) + "): illegal move '" + move_to_uci(pos, m) +
+                              "' in this position");
         }
         PgnNode node;
         node.move = m;

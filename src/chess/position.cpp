@@ -9,12 +9,6 @@
 
 namespace outpost {
 
-namespace {
-
-const char* color_name(Color c) { return c == WHITE ? "white" : "black"; }
-
-}  // namespace
-
 Position Position::startpos() {
     Setup s;
     constexpr PieceType back[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
@@ -129,8 +123,8 @@ Result<Position> Position::from_setup(const Setup& setup, bool chess960) {
     // Kings.
     for (Color c : {WHITE, BLACK}) {
         int kings = popcount(pos.pieces(c, KING));
-        if (kings == 0) return make_error(std::string("no ") + color_name(c) + " king");
-        if (kings > 1) return make_error(std::string("more than one ") + color_name(c) + " king");
+        if (kings == 0) return make_error(std::string("no ") + color_name(c, Capital::NO) + " king");
+        if (kings > 1) return make_error(std::string("more than one ") + color_name(c, Capital::NO) + " king");
     }
     if (king_attacks(pos.king_square(WHITE)) & pos.pieces(BLACK, KING))
         return make_error("the kings stand on adjacent squares");
@@ -140,13 +134,16 @@ Result<Position> Position::from_setup(const Setup& setup, bool chess960) {
     if (back_rank_pawns)
         return make_error("pawn on " + square_name(lsb(back_rank_pawns)) + " (pawns cannot stand on the first or eighth rank)");
     for (Color c : {WHITE, BLACK}) {
-        if (popcount(pos.pieces(c, PAWN)) > 8) return make_error(std::string("more than 8 ") + color_name(c) + " pawns");
-        if (popcount(pos.pieces(c)) > 16) return make_error(std::string("more than 16 ") + color_name(c) + " pieces");
+        if (popcount(pos.pieces(c, PAWN)) > 8)
+            return make_error(std::string("more than 8 ") + color_name(c, Capital::NO) + " pawns");
+        if (popcount(pos.pieces(c)) > 16)
+            return make_error(std::string("more than 16 ") + color_name(c, Capital::NO) + " pieces");
     }
 
     // Check.
     if (pos.attackers_to(pos.king_square(~pos.side_)) & pos.pieces(pos.side_))
-        return make_error(std::string("the side not to move (") + color_name(~pos.side_) + ") is in check");
+        return make_error(std::string("the side not to move (") + color_name(~pos.side_, Capital::NO) +
+                          ") is in check");
 
     // Castling rights: each rook square must hold a rook of that colour on its back
     // rank with the king on the same rank, at most one right per side of the king.
@@ -157,17 +154,19 @@ Result<Position> Position::from_setup(const Setup& setup, bool chess960) {
         if (rank_of(r) != RANK_1 && rank_of(r) != RANK_8)
             return make_error("castling right for " + square_name(r) + ", which is not on a back rank");
         if (pos.piece_on(r) != make_piece(c, ROOK))
-            return make_error("castling right without a " + std::string(color_name(c)) + " rook on " + square_name(r));
+            return make_error("castling right without a " + std::string(color_name(c, Capital::NO)) + " rook on " +
+                              square_name(r));
         Square k = pos.king_square(c);
         if (rank_of(k) != rank_of(r))
-            return make_error(std::string("castling right without the ") + color_name(c) + " king on its back rank");
+            return make_error(std::string("castling right without the ") + color_name(c, Capital::NO) +
+                              " king on its back rank");
         CastlingSide side = r > k ? KING_SIDE : QUEEN_SIDE;
         if (pos.castling_rook(c, side) != SQ_NONE)
-            return make_error(std::string("two ") + color_name(c) + " castling rights on the " +
+            return make_error(std::string("two ") + color_name(c, Capital::NO) + " castling rights on the " +
                               (side == KING_SIDE ? "king" : "queen") + " side");
         if (!chess960) {
             if (k != relative_square(c, SQ_E1) || r != relative_square(c, side == KING_SIDE ? SQ_H1 : SQ_A1))
-                return make_error(std::string("castling right for ") + color_name(c) +
+                return make_error(std::string("castling right for ") + color_name(c, Capital::NO) +
                                   " needs king and rook on their original squares (use Chess960 for other castling)");
         }
         pos.set_castling_right(c, r);
@@ -182,10 +181,11 @@ Result<Position> Position::from_setup(const Setup& setup, bool chess960) {
         Square origin = Square(ep - (them == WHITE ? 8 : -8));
         if (!is_ok(ep) || rank_of(ep) != relative_rank(them, RANK_3))
             return make_error("impossible en passant square " + square_name(ep) + " (must be on rank " +
-                              (them == WHITE ? "3" : "6") + " with " + color_name(pos.side_) + " to move)");
+                              (them == WHITE ? "3" : "6") + " with " + color_name(pos.side_, Capital::NO) +
+                              " to move)");
         if (pos.piece_on(pushed) != make_piece(them, PAWN))
-            return make_error("impossible en passant square " + square_name(ep) + ": no " + color_name(them) +
-                              " pawn on " + square_name(pushed));
+            return make_error("impossible en passant square " + square_name(ep) + ": no " +
+                              color_name(them, Capital::NO) + " pawn on " + square_name(pushed));
         if (!pos.empty(ep) || !pos.empty(origin))
             return make_error("impossible en passant square " + square_name(ep) + ": " + square_name(ep) + " and " +
                               square_name(origin) + " must be empty");
@@ -299,13 +299,72 @@ void Position::do_null_move() {
     update_checkers();
 }
 
+// Exact for any 16-bit move, so that moves from outside the generator (an engine's
+// hash table, killer moves, a client) can be tested without generating every move.
 bool Position::is_legal(Move m) const {
     if (!m.is_ok()) return false;
-    const Piece pc = board_[m.from()];
-    if (pc == NO_PIECE || color_of(pc) != side_) return false;
-    MoveList list;
-    generate(GenType::ALL, *this, list);
-    return list.contains(m);
+    // Only a promotion carries a piece: the generator's other moves have those bits clear.
+    if (m.kind() != Move::PROMOTION && (m.raw() & (3 << 12))) return false;
+    const Color us = side_;
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[from];
+    if (pc == NO_PIECE || color_of(pc) != us) return false;
+
+    // Castling and en passant are rare: compare against the generator.
+    if (m.kind() == Move::CASTLING || m.kind() == Move::EN_PASSANT) {
+        MoveList list;
+        generate(m.kind() == Move::CASTLING ? GenType::QUIETS : GenType::CAPTURES, *this, list);
+        return list.contains(m);
+    }
+    if (pieces(us) & square_bb(to)) return false;
+
+    const PieceType pt = type_of(pc);
+    const Bitboard occupied = pieces();
+    const bool last_rank = relative_rank(us, rank_of(to)) == RANK_8;
+    if (m.kind() == Move::PROMOTION && (pt != PAWN || !last_rank)) return false;
+
+    if (pt == PAWN) {
+        if (m.kind() == Move::NORMAL && last_rank) return false;
+        const int up = int(pawn_push(us));
+        const bool capture = pawn_attacks(us, from) & pieces(~us) & square_bb(to);
+        const bool push1 = int(to) == int(from) + up && empty(to);
+        const bool push2 = int(to) == int(from) + 2 * up && relative_rank(us, rank_of(from)) == RANK_2 && empty(to) &&
+                           empty(Square(int(from) + up));
+        if (!capture && !push1 && !push2) return false;
+    } else if (!(attacks_bb(pt, from, occupied) & square_bb(to))) {
+        return false;
+    }
+
+    // R5: the king may not stand on an attacked square (looking through its old square).
+    if (pt == KING) return !(attackers_to(to, occupied ^ square_bb(from)) & pieces(~us));
+
+    const Square ksq = king_square(us);
+    if (checkers_) {
+        if (more_than_one(checkers_)) return false;
+        // between_bb includes the checker itself: block or capture.
+        if (!(between_bb(ksq, lsb(checkers_)) & square_bb(to))) return false;
+    }
+    return !(pinned(us) & square_bb(from)) || aligned(ksq, from, to);
+}
+
+bool Position::gives_check(Move m) const {
+    if (m.kind() != Move::NORMAL) return after(m).in_check();
+    const Color us = side_;
+    const Square from = m.from(), to = m.to();
+    const Square ksq = king_square(~us);
+    const PieceType pt = type_of(board_[from]);
+    const Bitboard occupied = (pieces() ^ square_bb(from)) | square_bb(to);
+
+    // Direct check.
+    if (pt == PAWN) {
+        if (pawn_attacks(us, to) & square_bb(ksq)) return true;
+    } else if (pt != KING && (attacks_bb(pt, to, occupied) & square_bb(ksq))) {
+        return true;
+    }
+    // Discovered check: a slider of ours sees the king once `from` is vacated.
+    const Bitboard sliders = (bishop_attacks(ksq, occupied) & pieces(us, BISHOP, QUEEN)) |
+                             (rook_attacks(ksq, occupied) & pieces(us, ROOK, QUEEN));
+    return sliders & ~square_bb(to) & ~square_bb(from);
 }
 
 bool Position::has_legal_moves() const { return count_legal_moves(*this) != 0; }

@@ -94,7 +94,6 @@ public:
     bool in_check() const { return checkers_ != 0; }
     Bitboard attackers_to(Square s, Bitboard occupied) const;
     Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
-    bool attacked_by(Color c, Square s, Bitboard occupied) const { return attackers_to(s, occupied) & pieces(c); }
     // Pieces of colour c that are pinned to their own king.
     Bitboard pinned(Color c) const;
 
@@ -107,11 +106,15 @@ public:
     }
     // Passes the turn (engines' null move): only when not in check.
     void do_null_move();
+    // Whether m is a legal move here: exact for every 16-bit value, and cheap for the
+    // common kinds (engines test hash and killer moves with it).
     bool is_legal(Move m) const;
     bool is_capture(Move m) const {
         return m.kind() == Move::EN_PASSANT || (m.kind() != Move::CASTLING && !empty(m.to()));
     }
-    bool gives_check(Move m) const { return after(m).in_check(); }
+    // Whether the legal move m gives check, without making it (castling, en passant
+    // and promotions are made on a copy).
+    bool gives_check(Move m) const;
     PieceType moved_piece_type(Move m) const { return type_of(board_[m.from()]); }
 
     // Results decided by the position alone (R6, R7).

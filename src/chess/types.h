@@ -14,6 +14,14 @@ enum Color : std::uint8_t { WHITE, BLACK, COLOR_NB = 2 };
 
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
+// The one place colours get their names: "white" / "black" inside a sentence,
+// "White" / "Black" at its start. The case is always spelt out at the call.
+enum class Capital : bool { NO, YES };
+constexpr const char* color_name(Color c, Capital cap) {
+    if (cap == Capital::YES) return c == WHITE ? "White" : "Black";
+    return c == WHITE ? "white" : "black";
+}
+
 enum PieceType : std::uint8_t {
     PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PIECE_TYPE_NB = 6, NO_PIECE_TYPE = 7
 };
@@ -52,7 +60,6 @@ constexpr bool is_ok(Square s) { return s < SQUARE_NB; }
 // The rank as seen from colour c's side of the board (RANK_1 is c's back rank).
 constexpr Rank relative_rank(Color c, Rank r) { return Rank(r ^ (c * 7)); }
 constexpr Square relative_square(Color c, Square s) { return Square(s ^ (c * 56)); }
-constexpr Square flip_rank(Square s) { return Square(s ^ 56); }
 
 constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
 

@@ -46,24 +46,21 @@ const std::vector<std::string>& bench_positions() {
     return positions;
 }
 
-BenchResult run_bench(int depth, const std::function<void(const std::string&)>& progress) {
+Result<BenchResult> run_bench(int depth, const std::function<void(const std::string&)>& progress) {
     BenchResult result;
     Engine engine;
-    (void)engine.set_option("Threads", "1");
-    (void)engine.set_option("Hash", "16");
+    if (auto ok = engine.set_threads(1); !ok) return ok.error();
+    if (auto ok = engine.set_hash_mb(16); !ok) return ok.error();
     Limits limits;
     limits.depth = depth;
     int n = 0;
     for (const std::string& fen : bench_positions()) {
         ++n;
         auto pos = position_from_fen(fen);
-        if (!pos) {
-            result.ok = false;
-            result.error = "bench position " + std::to_string(n) + ": " + pos.error().message;
-            return result;
-        }
+        if (!pos) return make_error("bench position " + std::to_string(n) + ": " + pos.error().message);
         engine.new_game();
-        (void)engine.set_position(*pos, {});
+        if (auto ok = engine.set_position(*pos, {}); !ok)
+            return make_error("bench position " + std::to_string(n) + ": " + ok.error().message);
         const SearchResult r = engine.search_sync(limits);
         result.nodes += r.nodes;
         result.time_ms += r.time_ms;

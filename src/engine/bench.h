@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "chess/result.h"
+
 namespace outpost::engine {
 
 constexpr int BENCH_DEFAULT_DEPTH = 11;
@@ -18,12 +20,11 @@ const std::vector<std::string>& bench_positions();
 struct BenchResult {
     std::uint64_t nodes = 0;
     std::int64_t time_ms = 0;
-    bool ok = true;
-    std::string error;
 };
 
 // Searches every bench position at `depth` with one thread, a 16 MB table and a
 // fresh state per position (deterministic). `progress` receives one line per position.
-BenchResult run_bench(int depth, const std::function<void(const std::string&)>& progress = {});
+// An error names the position that could not be set up.
+Result<BenchResult> run_bench(int depth, const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace outpost::engine

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 
 #include "chess/movegen.h"
-#include "engine/movecheck.h"
 
 namespace outpost::engine {
 namespace {
@@ -24,10 +24,7 @@ Result<int> parse_spin(const OptionSpec& spec, std::string_view value) {
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || p != value.data() + value.size())
         return make_error("option " + spec.name + ": '" + std::string(value) + "' is not a number");
-    if (v < spec.min || v > spec.max)
-        return make_error("option " + spec.name + ": " + std::to_string(v) + " is outside " +
-                          std::to_string(spec.min) + ".." + std::to_string(spec.max));
-    return v;
+    return v;  // the setter checks the range
 }
 
 Result<bool> parse_check(const OptionSpec& spec, std::string_view value) {
@@ -36,22 +33,88 @@ Result<bool> parse_check(const OptionSpec& spec, std::string_view value) {
     return make_error("option " + spec.name + ": '" + std::string(value) + "' is not true or false");
 }
 
+// Each UCI option with its handler: the handler parses the text into the option's
+// type and calls the Engine's typed setter.
+struct Option {
+    OptionSpec spec;
+    Result<bool> (*on_change)(Engine&, const OptionSpec&, std::string_view value);
+};
+
+template <Result<bool> (Engine::*Setter)(int)>
+Result<bool> spin(Engine& e, const OptionSpec& spec, std::string_view value) {
+    auto v = parse_spin(spec, value);
+    if (!v) return v.error();
+    return (e.*Setter)(*v);
+}
+
+template <void (Engine::*Setter)(bool)>
+Result<bool> check(Engine& e, const OptionSpec& spec, std::string_view value) {
+    auto v = parse_check(spec, value);
+    if (!v) return v.error();
+    (e.*Setter)(*v);
+    return true;
+}
+
+Result<bool> button_clear_hash(Engine& e, const OptionSpec&, std::string_view) {
+    e.clear_hash();
+    return true;
+}
+
+const std::vector<Option>& options() {
+    static const std::vector<Option> table = {
+        {{"Hash", OptionSpec::SPIN, "16", 1, 4096, "Transposition table size in MB"}, spin<&Engine::set_hash_mb>},
+        {{"Clear Hash", OptionSpec::BUTTON, "", 0, 0, "Empty the transposition table"}, button_clear_hash},
+        {{"Threads", OptionSpec::SPIN, "1", 1, 64, "Search threads (Lazy SMP)"}, spin<&Engine::set_threads>},
+        {{"MultiPV", OptionSpec::SPIN, "1", 1, 64, "Principal variations reported"}, spin<&Engine::set_multipv>},
+        {{"Ponder", OptionSpec::CHECK, "false", 0, 0, "Think on the opponent's time (the GUI decides)"},
+         check<&Engine::set_ponder>},
+        {{"Move Overhead", OptionSpec::SPIN, "30", 0, 5000, "Milliseconds kept in reserve per move for lag"},
+         spin<&Engine::set_move_overhead>},
+        {{"UCI_Chess960", OptionSpec::CHECK, "false", 0, 0, "Chess960 castling notation (king takes rook)"},
+         check<&Engine::set_chess960>},
+        {{"UCI_LimitStrength", OptionSpec::CHECK, "false", 0, 0, "Play at UCI_Elo instead of Level"},
+         check<&Engine::set_limit_strength>},
+        {{"UCI_Elo", OptionSpec::SPIN, "1500", ELO_MIN, ELO_MAX,
+          "Target strength when UCI_LimitStrength is on (" + std::to_string(ELO_MAX) + " = full strength)"},
+         spin<&Engine::set_elo>},
+        {{"UCI_ShowWDL", OptionSpec::CHECK, "false", 0, 0, "Report win/draw/loss per mille (model, not measured)"},
+         check<&Engine::set_show_wdl>},
+        {{"Level", OptionSpec::SPIN, "10", LEVEL_MIN, LEVEL_MAX, level_description()}, spin<&Engine::set_level>},
+    };
+    return table;
+}
+
+const OptionSpec& spec_of(std::string_view name) {
+    for (const Option& o : options())
+        if (o.spec.name == name) return o.spec;
+    std::abort();  // a setter names an option of the table above
+}
+
+// The typed setters check the same ranges as the UCI text, so an error reads alike
+// from either door.
+Result<bool> check_range(std::string_view name, int v) {
+    const OptionSpec& spec = spec_of(name);
+    if (v < spec.min || v > spec.max)
+        return make_error("option " + spec.name + ": " + std::to_string(v) + " is outside " + std::to_string(spec.min) +
+                          ".." + std::to_string(spec.max));
+    return true;
+}
+
+// A value that only has to be in range and is read by the next search.
+Result<bool> set_in_range(std::string_view option, int& field, int v) {
+    if (auto ok = check_range(option, v); !ok) return ok;
+    field = v;
+    return true;
+}
+
 }  // namespace
 
 const std::vector<OptionSpec>& Engine::option_specs() {
-    static const std::vector<OptionSpec> specs = {
-        {"Hash", OptionSpec::SPIN, "16", 1, 4096, "Transposition table size in MB"},
-        {"Clear Hash", OptionSpec::BUTTON, "", 0, 0, "Empty the transposition table"},
-        {"Threads", OptionSpec::SPIN, "1", 1, 64, "Search threads (Lazy SMP)"},
-        {"MultiPV", OptionSpec::SPIN, "1", 1, 64, "Principal variations reported"},
-        {"Ponder", OptionSpec::CHECK, "false", 0, 0, "Think on the opponent's time (the GUI decides)"},
-        {"Move Overhead", OptionSpec::SPIN, "30", 0, 5000, "Milliseconds kept in reserve per move for lag"},
-        {"UCI_Chess960", OptionSpec::CHECK, "false", 0, 0, "Chess960 castling notation (king takes rook)"},
-        {"UCI_LimitStrength", OptionSpec::CHECK, "false", 0, 0, "Play at UCI_Elo instead of Level"},
-        {"UCI_Elo", OptionSpec::SPIN, "1500", ELO_MIN, ELO_MAX, "Target strength when UCI_LimitStrength is on"},
-        {"UCI_ShowWDL", OptionSpec::CHECK, "false", 0, 0, "Report win/draw/loss per mille (model, not measured)"},
-        {"Level", OptionSpec::SPIN, "10", LEVEL_MIN, LEVEL_MAX, level_description()},
-    };
+    static const std::vector<OptionSpec> specs = [] {
+        std::vector<OptionSpec> v;
+        for (const Option& o : options()) v.push_back(o.spec);
+        return v;
+    }();
     return specs;
 }
 
@@ -74,42 +137,37 @@ void Engine::resize_threads(int n) {
 }
 
 Result<bool> Engine::set_option(std::string_view name, std::string_view value) {
-    const OptionSpec* spec = nullptr;
-    for (const OptionSpec& s : option_specs())
-        if (iequals(s.name, name)) spec = &s;
-    if (!spec) return make_error("unknown option '" + std::string(name) + "'");
+    for (const Option& o : options())
+        if (iequals(o.spec.name, name)) return o.on_change(*this, o.spec, value);
+    return make_error("unknown option '" + std::string(name) + "'");
+}
 
-    if (spec->type == OptionSpec::SPIN) {
-        auto v = parse_spin(*spec, value);
-        if (!v) return v.error();
-        if (spec->name == "Hash" || spec->name == "Threads") {
-            // Tables and threads change only between searches.
-            stop();
-            join_search_thread();
-            if (spec->name == "Hash") tt_.resize(std::size_t(*v));
-            else resize_threads(*v);
-        } else if (spec->name == "MultiPV") {
-            multipv_ = *v;
-        } else if (spec->name == "Move Overhead") {
-            move_overhead_ = *v;
-        } else if (spec->name == "UCI_Elo") {
-            elo_ = *v;
-        } else if (spec->name == "Level") {
-            level_ = *v;
-        }
-    } else if (spec->type == OptionSpec::CHECK) {
-        auto v = parse_check(*spec, value);
-        if (!v) return v.error();
-        if (spec->name == "Ponder") ponder_ = *v;
-        else if (spec->name == "UCI_Chess960") chess960_ = *v;
-        else if (spec->name == "UCI_LimitStrength") limit_strength_ = *v;
-        else if (spec->name == "UCI_ShowWDL") show_wdl_ = *v;
-    } else if (spec->type == OptionSpec::BUTTON) {
-        stop();
-        join_search_thread();
-        tt_.clear();
-    }
+Result<bool> Engine::set_hash_mb(int mb) {
+    if (auto ok = check_range("Hash", mb); !ok) return ok;
+    // Tables and threads change only between searches.
+    stop();
+    join_search_thread();
+    tt_.resize(std::size_t(mb));
     return true;
+}
+
+Result<bool> Engine::set_threads(int n) {
+    if (auto ok = check_range("Threads", n); !ok) return ok;
+    stop();
+    join_search_thread();
+    resize_threads(n);
+    return true;
+}
+
+Result<bool> Engine::set_multipv(int n) { return set_in_range("MultiPV", multipv_, n); }
+Result<bool> Engine::set_move_overhead(int ms) { return set_in_range("Move Overhead", move_overhead_, ms); }
+Result<bool> Engine::set_level(int level) { return set_in_range("Level", level_, level); }
+Result<bool> Engine::set_elo(int elo) { return set_in_range("UCI_Elo", elo_, elo); }
+
+void Engine::clear_hash() {
+    stop();
+    join_search_thread();
+    tt_.clear();
 }
 
 SkillParams Engine::skill() const {
@@ -151,11 +209,15 @@ void Engine::go(const Limits& limits) {
     stop();
     join_search_thread();
 
-    const SkillParams skill_params = skill();
+    // The strength handicap (skill.h), at the root: limits on depth and nodes, a cap
+    // on the time, more root lines to choose from, and the choice in run_search. Only
+    // the oversights reach into the search.
+    skill_ = skill();
+    skill_seed_ = random_base_ ^ (++go_counter_ * 0x9E3779B97F4A7C15ULL);
     Limits l = limits;
-    if (skill_params.enabled) {
-        l.depth = l.depth > 0 ? std::min(l.depth, skill_params.depth) : skill_params.depth;
-        l.nodes = l.nodes > 0 ? std::min(l.nodes, skill_params.nodes) : skill_params.nodes;
+    if (skill_.enabled) {
+        l.depth = l.depth > 0 ? std::min(l.depth, skill_.depth) : skill_.depth;
+        l.nodes = l.nodes > 0 ? std::min(l.nodes, skill_.nodes) : skill_.nodes;
     }
     shared_.limits = l;
     shared_.stop = false;
@@ -163,9 +225,9 @@ void Engine::go(const Limits& limits) {
     shared_.stop_on_ponderhit = false;
     shared_.start_time = now_ms();
     shared_.time.init(l, pos_.side_to_move(), pos_.game_ply(), move_overhead_);
-    shared_.multipv = skill_params.enabled ? std::max(multipv_, skill_params.candidates) : multipv_;
-    shared_.skill = skill_params;
-    shared_.skill_seed = random_base_ ^ (++go_counter_ * 0x9E3779B97F4A7C15ULL);
+    shared_.multipv = skill_.enabled ? std::max(multipv_, skill_.candidates) : multipv_;
+    shared_.oversight = Oversight::of(skill_, skill_seed_);
+    shared_.think_cap_ms = skill_.enabled ? skill_.max_ms : 0;
     shared_.on_info = on_info_;
     shared_.workers.clear();
     for (auto& w : workers_) {
@@ -200,7 +262,7 @@ void Engine::run_search() {
         result.best = best.move;
         result.score = best.score == -VALUE_INFINITE ? best.previous_score : best.score;
         result.depth = primary.completed_depth();
-        if (shared_.skill.enabled) {
+        if (skill_.enabled) {
             std::vector<Candidate> candidates;
             for (std::size_t i = 0; i < root_moves.size() && int(i) < shared_.multipv; ++i) {
                 const RootMove& rm = root_moves[i];
@@ -208,7 +270,7 @@ void Engine::run_search() {
                 if (s != -VALUE_INFINITE) candidates.push_back({rm.move, s});
             }
             if (!candidates.empty()) {
-                const Move chosen = choose_skill_move(shared_.skill, pos_, candidates, shared_.skill_seed * 31 + 7);
+                const Move chosen = choose_skill_move(skill_, pos_, candidates, skill_seed_ * 31 + 7);
                 result.best = chosen;
                 for (const RootMove& rm : root_moves)
                     if (rm.move == chosen) {
@@ -224,7 +286,7 @@ void Engine::run_search() {
             const Position after = pos_.after(result.best);
             TTData tt;
             TTEntry* writer = nullptr;
-            if (tt_.probe(after.key(), tt, writer) && is_legal_move(after, tt.move)) result.ponder = tt.move;
+            if (tt_.probe(after.key(), tt, writer) && after.is_legal(tt.move)) result.ponder = tt.move;
         }
     }
     result.nodes = shared_.nodes_searched();

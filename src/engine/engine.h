@@ -58,9 +58,27 @@ public:
 
     // The options the engine understands, with their UCI types and ranges.
     static const std::vector<OptionSpec>& option_specs();
-    // Sets an option by its (case-insensitive) name. Hash and Threads stop a
-    // running search first. Errors name the option and what is wrong.
+    // Sets an option by its (case-insensitive) name: the option's handler parses the
+    // value and calls the typed setter below. Errors name the option and what is wrong.
     Result<bool> set_option(std::string_view name, std::string_view value);
+
+    // Typed setters, one per option (Stockfish's engine.cpp). Those that can refuse a
+    // value return a Result that a caller cannot drop unread; the error names the
+    // option, the value and the range. Hash, Threads and clear_hash stop a running
+    // search first.
+    Result<bool> set_hash_mb(int mb);
+    Result<bool> set_threads(int n);
+    Result<bool> set_multipv(int n);
+    Result<bool> set_move_overhead(int ms);
+    // Strength: a level 1..10 (10 = full strength), or with limit_strength an Elo in
+    // ELO_MIN..ELO_MAX (skill.h), which then takes precedence over the level.
+    Result<bool> set_level(int level);
+    Result<bool> set_elo(int elo);
+    void set_limit_strength(bool on) { limit_strength_ = on; }
+    void set_ponder(bool on) { ponder_ = on; }
+    void set_chess960(bool on) { chess960_ = on; }
+    void set_show_wdl(bool on) { show_wdl_ = on; }
+    void clear_hash();
 
     // The root position and the game moves played from it (checked for legality;
     // on error the previous position stays).
@@ -84,6 +102,8 @@ public:
     bool show_wdl() const { return show_wdl_; }
     bool ponder_enabled() const { return ponder_; }
     int level() const { return level_; }
+    int elo() const { return elo_; }
+    bool limit_strength() const { return limit_strength_; }
     // The parameters the next search will play with.
     SkillParams skill() const;
 
@@ -106,6 +126,10 @@ private:
     SearchResult last_result_;
     std::uint64_t go_counter_ = 0;
     std::uint64_t random_base_ = 0;
+    // The strength handicap of the running search, applied at the root: its limits
+    // go into the search's Limits, its choice among the candidates is made here.
+    SkillParams skill_;
+    std::uint64_t skill_seed_ = 0;
 
     InfoHandler on_info_;
     BestMoveHandler on_bestmove_;

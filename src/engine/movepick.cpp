@@ -3,7 +3,6 @@
 #include "engine/movepick.h"
 
 #include "chess/movegen.h"
-#include "engine/movecheck.h"
 #include "engine/see.h"
 
 namespace outpost::engine {
@@ -24,7 +23,7 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const ButterflyHistory
                        const PieceToHistory* const* continuation, Move killer1, Move killer2, Move counter)
     : pos_(pos), main_history_(main), capture_history_(captures), continuation_(continuation), killer1_(killer1),
       killer2_(killer2), counter_(counter) {
-    tt_move_ = tt_move && is_legal_move(pos, tt_move) ? tt_move : Move::none();
+    tt_move_ = tt_move && pos.is_legal(tt_move) ? tt_move : Move::none();
     stage_ = pos.in_check() ? EVASION_TT : MAIN_TT;
     if (!tt_move_) stage_ = Stage(stage_ + 1);
 }
@@ -34,8 +33,7 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const ButterflyHistory
     : pos_(pos), main_history_(main), capture_history_(captures), continuation_(continuation) {
     const bool in_check = pos.in_check();
     // Outside check only a capture or promotion may come from the table here.
-    if (tt_move && is_legal_move(pos, tt_move) &&
-        (in_check || pos.is_capture(tt_move) || tt_move.kind() == Move::PROMOTION))
+    if (tt_move && pos.is_legal(tt_move) && (in_check || pos.is_capture(tt_move) || tt_move.kind() == Move::PROMOTION))
         tt_move_ = tt_move;
     stage_ = in_check ? EVASION_TT : QS_TT;
     if (!tt_move_) stage_ = Stage(stage_ + 1);
@@ -43,7 +41,7 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const ButterflyHistory
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, int threshold, const CaptureHistory* captures)
     : pos_(pos), capture_history_(captures), threshold_(threshold) {
-    if (tt_move && pos.is_capture(tt_move) && is_legal_move(pos, tt_move) && see_ge(pos, tt_move, threshold))
+    if (tt_move && pos.is_capture(tt_move) && pos.is_legal(tt_move) && see_ge(pos, tt_move, threshold))
         tt_move_ = tt_move;
     stage_ = tt_move_ ? PROBCUT_TT : PROBCUT_INIT;
 }
@@ -98,7 +96,7 @@ ScoredMove MovePicker::pick_best() {
 }
 
 bool MovePicker::usable_quiet(Move m) const {
-    return m && m != tt_move_ && !pos_.is_capture(m) && m.kind() != Move::PROMOTION && is_legal_move(pos_, m);
+    return m && m != tt_move_ && !pos_.is_capture(m) && m.kind() != Move::PROMOTION && pos_.is_legal(m);
 }
 
 Move MovePicker::next_move() {

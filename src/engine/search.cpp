@@ -11,7 +11,6 @@
 #include <cmath>
 
 #include "chess/movegen.h"
-#include "engine/movecheck.h"
 #include "engine/movepick.h"
 #include "engine/see.h"
 
@@ -112,8 +111,7 @@ void Worker::check_time() {
     if (limits.nodes && shared_->nodes_searched() >= limits.nodes) shared_->stop = true;
     const TimePoint elapsed = shared_->elapsed();
     if (shared_->time.enabled() && elapsed >= shared_->time.maximum()) shared_->stop = true;
-    if (shared_->skill.enabled && shared_->skill.max_ms && elapsed >= shared_->skill.max_ms && completed_depth_ >= 1)
-        shared_->stop = true;
+    if (shared_->think_cap_ms && elapsed >= shared_->think_cap_ms && completed_depth_ >= 1) shared_->stop = true;
 }
 
 void Worker::update_continuation(Stack* ss, Piece pc, Square to, int bonus) {
@@ -344,7 +342,7 @@ Value Worker::search(const Position& pos, Stack* ss, Value alpha, Value beta, in
     // stored value may be wrong for this path).
     if (!pv_node && tt_hit && tt.depth >= depth && tt_value != VALUE_NONE && pos.halfmove_clock() < 90 &&
         (tt.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER))) {
-        if (tt_move && tt_value >= beta && !tt_capture && tt_move.kind() != Move::PROMOTION && is_legal_move(pos, tt_move))
+        if (tt_move && tt_value >= beta && !tt_capture && tt_move.kind() != Move::PROMOTION && pos.is_legal(tt_move))
             update_quiet_stats(pos, ss, tt_move, history_bonus(depth), nullptr, 0);
         return tt_value;
     }
@@ -454,7 +452,8 @@ Value Worker::search(const Position& pos, Stack* ss, Value alpha, Value beta, in
     Move quiets[32], captures[32];
     int quiet_count = 0, capture_count = 0, move_count = 0;
     bool overlooked_any = false;
-    const bool skill_on = shared_->skill.enabled;
+    const Oversight& oversight = shared_->oversight;
+    const bool skill_on = oversight.enabled();
 
     while (Move m = mp.next_move()) {
         if (m == excluded) continue;
@@ -464,15 +463,14 @@ Value Worker::search(const Position& pos, Stack* ss, Value alpha, Value beta, in
 
         const bool capture = pos.is_capture(m) || m.kind() == Move::PROMOTION;
         // A weak level does not see some captures (skill.h).
-        if (skill_on && !root_node && !in_check && capture &&
-            overlooked(shared_->skill, shared_->skill_seed, pos.key(), m, ply % 2 == 1)) {
+        if (skill_on && !root_node && !in_check && capture && oversight.overlooks(pos.key(), m, ply % 2 == 1)) {
             overlooked_any = true;
             continue;
         }
 
         ss->move_count = ++move_count;
         const Piece moved = pos.piece_on(m.from());
-        const bool check = gives_check(pos, m);
+        const bool check = pos.gives_check(m);
         int new_depth = depth - 1;
         const int history = capture ? 0
                                     : main_history_->at(us, m) + (cont[0] ? (*cont[0])[moved][m.to()] : 0) +
@@ -679,17 +677,18 @@ Value Worker::qsearch(const Position& pos, Stack* ss, Value alpha, Value beta, i
     Move best_move = Move::none();
     int move_count = 0;
     bool overlooked_any = false;
-    const bool skill_on = shared_->skill.enabled;
+    const Oversight& oversight = shared_->oversight;
+    const bool skill_on = oversight.enabled();
 
     while (Move m = mp.next_move()) {
         const bool capture = pos.is_capture(m) || m.kind() == Move::PROMOTION;
-        if (skill_on && !in_check && overlooked(shared_->skill, shared_->skill_seed, pos.key(), m, ply % 2 == 1)) {
+        if (skill_on && !in_check && oversight.overlooks(pos.key(), m, ply % 2 == 1)) {
             overlooked_any = true;
             continue;
         }
         ++move_count;
         if (best_value > VALUE_MATED_IN_MAX_PLY && !in_check) {
-            const bool check = gives_check(pos, m);
+            const bool check = pos.gives_check(m);
             // Futility: even winning the captured piece for free would not reach alpha.
             if (!check && m.kind() != Move::PROMOTION && futility_base > -VALUE_INFINITE) {
                 const PieceType victim = m.kind() == Move::EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));

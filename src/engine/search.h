@@ -77,8 +77,10 @@ struct SearchShared {
     // The search would have stopped already had it not been pondering.
     std::atomic<bool> stop_on_ponderhit{false};
     int multipv = 1;
-    SkillParams skill;
-    std::uint64_t skill_seed = 0;
+    // A weak level's blind spots (skill.h), and its cap on the time per move, which
+    // stops the search once one iteration has completed (0: none).
+    Oversight oversight;
+    TimePoint think_cap_ms = 0;
     std::vector<Worker*> workers;
     std::function<void(const SearchInfo&)> on_info;
 

@@ -6,8 +6,6 @@
 #include <array>
 #include <cmath>
 
-#include "engine/movecheck.h"
-
 namespace outpost::engine {
 namespace {
 
@@ -89,7 +87,7 @@ std::uint64_t mix(std::uint64_t x) {
 // Moves a player who does not calculate finds attractive.
 bool is_natural(const Position& pos, Move m) {
     if (pos.is_capture(m) || m.kind() == Move::PROMOTION || m.kind() == Move::CASTLING) return true;
-    if (gives_check(pos, m)) return true;
+    if (pos.gives_check(m)) return true;
     const Color us = pos.side_to_move();
     const PieceType pt = pos.moved_piece_type(m);
     if (pos.fullmove_number() <= 12) {
@@ -123,21 +121,43 @@ std::array<int, 9> row_elos() {
     return usable ? measured : target;
 }
 
+// Above the strongest level the handicap fades out towards full strength at ELO_MAX:
+// the horizon and the per-move cap widen (geometrically for nodes and time) to these
+// bounds, beyond which a search at the usual time controls is limited by its clock.
+constexpr int FadeDepth = 40;
+constexpr std::uint64_t FadeNodes = 64'000'000;
+constexpr std::int64_t FadeMs = 10'000;
+
 SkillParams skill_for_elo(int elo) {
     elo = std::clamp(elo, ELO_MIN, ELO_MAX);
-    // Position between the rows whose Elos bracket the Elo asked for.
+    if (elo == ELO_MAX) return SkillParams{};
     static const std::array<int, 9> elos = row_elos();
+    auto geometric = [](double a, double b, double t) {
+        return std::exp(std::log(a) + (std::log(b) - std::log(a)) * t);
+    };
+    if (elo > elos[8]) {
+        const LevelRow& top = Levels[8];
+        const double t = double(elo - elos[8]) / double(ELO_MAX - elos[8]);
+        SkillParams s = from_row(top);
+        s.depth = int(std::lround(top.depth + (FadeDepth - top.depth) * t));
+        s.nodes = std::uint64_t(geometric(double(top.nodes), double(FadeNodes), t));
+        s.max_ms = std::int64_t(std::lround(geometric(double(top.max_ms), double(FadeMs), t)));
+        return s;
+    }
+    // Below the weakest level: that level, exactly.
+    if (elo <= elos[0]) return from_row(Levels[0]);
+    // Position between the rows whose Elos bracket the Elo asked for.
     int i = 0;
     while (i < 7 && elos[size_t(i + 1)] <= elo) ++i;
     const LevelRow& a = Levels[i];
-    const LevelRow& b = Levels[std::min(i + 1, 8)];
-    const int ea = elos[size_t(i)], eb = elos[size_t(std::min(i + 1, 8))];
+    const LevelRow& b = Levels[i + 1];
+    const int ea = elos[size_t(i)], eb = elos[size_t(i + 1)];
     const double t = eb == ea ? 0.0 : std::clamp(double(elo - ea) / double(eb - ea), 0.0, 1.0);
     auto lerp = [t](double x, double y) { return x + (y - x) * t; };
     SkillParams s = from_row(a);
     s.depth = int(std::lround(lerp(a.depth, b.depth)));
     // Nodes grow geometrically from level to level.
-    s.nodes = std::uint64_t(std::exp(lerp(std::log(double(a.nodes)), std::log(double(b.nodes)))));
+    s.nodes = std::uint64_t(geometric(double(a.nodes), double(b.nodes), t));
     s.candidates = int(std::lround(lerp(a.candidates, b.candidates)));
     s.temperature = int(std::lround(lerp(a.temperature, b.temperature)));
     s.oversight = int(std::lround(lerp(a.oversight, b.oversight)));
@@ -170,11 +190,11 @@ std::string level_description() {
     return s + " (measured: 10+0.1 games against Stockfish UCI_Elo and our own levels, bench/engine/levels.sh)";
 }
 
-bool overlooked(const SkillParams& skill, std::uint64_t seed, Key key, Move m, bool opponent) {
-    if (!skill.enabled || skill.oversight <= 0) return false;
+bool Oversight::overlooks(Key key, Move m, bool opponent) const {
+    if (per_mille <= 0) return false;
     // The opponent's captures are missed three times as often as one's own.
-    const int per_mille = opponent ? skill.oversight : skill.oversight / 3;
-    return mix(seed ^ key ^ (std::uint64_t(m.raw()) * 0x9E3779B97F4A7C15ULL)) % 1000 < std::uint64_t(per_mille);
+    const int rate = opponent ? per_mille : per_mille / 3;
+    return mix(seed ^ key ^ (std::uint64_t(m.raw()) * 0x9E3779B97F4A7C15ULL)) % 1000 < std::uint64_t(rate);
 }
 
 Move choose_skill_move(const SkillParams& skill, const Position& root, const std::vector<Candidate>& candidates,

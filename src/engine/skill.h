@@ -23,8 +23,12 @@ namespace outpost::engine {
 
 constexpr int LEVEL_MIN = 1;
 constexpr int LEVEL_MAX = 10;
+// The one range of a custom strength (UCI_Elo, the server's "elo", the UI's field,
+// /api/v1/levels): from below the weakest measured level, which every Elo under it
+// plays as, up to full strength at ELO_MAX; between the strongest measured level and
+// ELO_MAX the handicap fades out (skill_for_elo).
 constexpr int ELO_MIN = 500;
-constexpr int ELO_MAX = 2400;
+constexpr int ELO_MAX = 2850;
 
 struct SkillParams {
     bool enabled = false;   // false: full strength
@@ -39,7 +43,9 @@ struct SkillParams {
 
 // The parameters of a level 1..10 (10 is full strength).
 SkillParams skill_for_level(int level);
-// The parameters for an Elo (UCI_LimitStrength), interpolated between levels.
+// The parameters for an Elo in ELO_MIN..ELO_MAX (UCI_LimitStrength), interpolated
+// between levels; below the weakest level its parameters, at ELO_MAX full strength.
+// Elos outside the range are clamped (the option and the server refuse them first).
 SkillParams skill_for_elo(int elo);
 // The approximate Elo a level was designed to play at.
 int level_target_elo(int level);
@@ -55,9 +61,20 @@ struct LevelStrength {
 LevelStrength level_strength(int level);
 std::string level_description();
 
-// Whether the search should overlook move m in a position with the given key:
-// deterministic for one game seed, so the same blind spot persists within a move.
-bool overlooked(const SkillParams& skill, std::uint64_t seed, Key key, Move m, bool opponent);
+// The one handicap the search itself must apply, because it lives below the root:
+// captures a weak player does not see. Everything else of a level is applied by the
+// Engine at the root (limits on depth, nodes and time; the choice among candidates).
+struct Oversight {
+    int per_mille = 0;       // the opponent's captures not seen; one's own a third as often
+    std::uint64_t seed = 0;  // one per move, so that the same blind spot persists within it
+
+    static Oversight of(const SkillParams& skill, std::uint64_t seed) {
+        return {skill.enabled ? skill.oversight : 0, seed};
+    }
+    bool enabled() const { return per_mille > 0; }
+    // Whether the search overlooks move m in the position with the given key.
+    bool overlooks(Key key, Move m, bool opponent) const;
+};
 
 struct Candidate {
     Move move;

@@ -4,11 +4,12 @@
 
 #include <cstdio>
 
+#include "chess/opening.h"
 #include "chess/pgn.h"
 
 namespace outpost::match {
 
-std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx) {
+std::string write_played_game(const PlayedGame& rec, const PgnContext& ctx) {
     PgnGame game;
     game.set_tag("Event", ctx.event);
     game.set_tag("Site", ctx.site);
@@ -16,13 +17,18 @@ std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx) {
     game.set_tag("Round", ctx.round);
     game.set_tag("White", rec.white);
     game.set_tag("Black", rec.black);
-    game.set_tag("Result", rec.result());
+    game.set_tag("Result", std::string(result_string(rec.outcome)));
     if (rec.white_tc == rec.black_tc) {
         game.set_tag("TimeControl", rec.white_tc);
     } else {
         game.set_tag("WhiteTimeControl", rec.white_tc);
         game.set_tag("BlackTimeControl", rec.black_tc);
     }
+    std::vector<Move> moves;
+    for (const auto& m : rec.moves) moves.push_back(m.move);
+    const auto opening = classify_opening(rec.start, moves);  // none from an EPD start
+    game.set_tag("ECO", opening ? opening->eco : "?");
+    game.set_tag("Opening", opening ? opening->name : "?");
     game.set_tag("Termination", termination_tag(rec.termination));
     game.set_tag("PlyCount", std::to_string(rec.moves.size()));
     if (rec.start_time.size() > 11) game.set_tag("GameStartTime", rec.start_time.substr(11));
@@ -46,7 +52,7 @@ std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx) {
         else
             game.moves.back().comments_after.push_back(rec.reason);
     }
-    game.result = rec.result();
+    game.result = result_string(rec.outcome);
     return write_pgn(game);
 }
 

@@ -17,6 +17,6 @@ struct PgnContext {
 };
 
 // One game in PGN export form, ending with an empty line.
-std::string game_to_pgn(const GameRecord& rec, const PgnContext& ctx);
+std::string write_played_game(const PlayedGame& rec, const PgnContext& ctx);
 
 }  // namespace outpost::match

@@ -16,8 +16,6 @@ namespace outpost::match {
 
 namespace {
 
-const char* colour_name(Color c) { return c == WHITE ? "White" : "Black"; }
-
 std::string seconds(Millis ms) {
     char buf[32];
     std::snprintf(buf, sizeof buf, ms < 100 ? "%.3fs" : "%.2fs", double(ms) / 1000.0);
@@ -58,19 +56,6 @@ std::string go_command(const EngineTimeControl& wtc, const EngineTimeControl& bt
     return go;
 }
 
-std::string status_reason(const Outcome& o) {
-    switch (o.reason) {
-        case Status::CHECKMATE: return std::string(colour_name(*o.winner)) + " mates";
-        case Status::STALEMATE: return "Draw by stalemate";
-        case Status::DEAD_POSITION: return "Draw by insufficient mating material";
-        case Status::FIVEFOLD_REPETITION:
-        case Status::THREEFOLD_REPETITION: return "Draw by 3-fold repetition";
-        case Status::SEVENTY_FIVE_MOVES:
-        case Status::FIFTY_MOVES: return "Draw by fifty moves rule";
-        default: return describe(o);
-    }
-}
-
 }  // namespace
 
 std::string termination_tag(Termination t) {
@@ -83,18 +68,6 @@ std::string termination_tag(Termination t) {
         case Termination::UNTERMINATED: return "unterminated";
     }
     return "unterminated";
-}
-
-std::string GameRecord::result() const {
-    if (aborted) return "*";
-    if (!winner) return "1/2-1/2";
-    return *winner == WHITE ? "1-0" : "0-1";
-}
-
-double GameRecord::points(Color c) const {
-    if (aborted) return 0;
-    if (!winner) return 0.5;
-    return *winner == c ? 1.0 : 0.0;
 }
 
 std::string score_text(const Score& score) {
@@ -116,10 +89,10 @@ std::string move_comment(const std::optional<Score>& score, int depth, Millis el
     return text + seconds(elapsed);
 }
 
-GameRecord play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, const Adjudication& adj,
+PlayedGame play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, const Adjudication& adj,
                      const std::atomic<bool>* abort) {
     const auto started = std::chrono::steady_clock::now();
-    GameRecord rec;
+    PlayedGame rec;
     UciEngine* engines[2] = {&white, &black};
     rec.white = white.config().name;
     rec.black = black.config().name;
@@ -129,22 +102,24 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, c
     rec.standard_start = !spec.root.is_chess960() && to_fen(spec.root) == StartFen;
     rec.start_time = now_text();
 
-    auto finish = [&](std::optional<Color> winner, Termination t, std::string reason) {
-        rec.winner = winner;
+    auto finish = [&](Outcome outcome, Termination t, std::string reason) {
+        rec.outcome = outcome;
         rec.termination = t;
         rec.reason = std::move(reason);
         rec.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return rec;
     };
     auto lose = [&](Color loser, Termination t, const std::string& why) {
-        return finish(~loser, t, std::string(colour_name(~loser)) + " wins: " + why);
+        const Status status = t == Termination::TIME_FORFEIT ? Status::TIMEOUT : Status::RESIGNATION;
+        return finish(Outcome{~loser, status}, t, std::string(color_name(~loser, Capital::YES)) + " wins: " + why);
     };
 
     for (Color c : {WHITE, BLACK}) {
         if (auto ready = engines[c]->new_game(); !ready) {
             rec.needs_restart[c] = true;
             return lose(c, Termination::CRASH,
-                        std::string(colour_name(c)) + "'s engine is not responding (" + ready.error().message + ")");
+                        std::string(color_name(c, Capital::YES)) + "'s engine is not responding (" +
+                            ready.error().message + ")");
         }
     }
 
@@ -166,7 +141,8 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, c
         return played.ok();
     };
     for (Move m : spec.book_moves)
-        if (!record_move(m, "book")) return finish(std::nullopt, Termination::UNTERMINATED, "bad opening move");
+        if (!record_move(m, "book"))
+            return finish(Outcome{std::nullopt, Status::ABORTED}, Termination::UNTERMINATED, "bad opening move");
 
     EngineClock clocks[2] = {EngineClock(white.config().tc), EngineClock(black.config().tc)};
     int resign_count[2] = {0, 0};
@@ -180,32 +156,31 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, c
         const SearchOutcome out = engine.search(position_cmd + moves_text, go, clocks[side].deadline(), abort);
         switch (out.status) {
             case SearchOutcome::Status::ABORTED:
-                rec.aborted = true;
-                return finish(std::nullopt, Termination::UNTERMINATED, "Game aborted");
+                return finish(Outcome{std::nullopt, Status::ABORTED}, Termination::UNTERMINATED, "Game aborted");
             case SearchOutcome::Status::CRASH:
                 rec.needs_restart[side] = true;
                 return lose(side, Termination::CRASH,
-                            std::string(colour_name(side)) + "'s engine crashed (" + out.exit_text + ")");
+                            std::string(color_name(side, Capital::YES)) + "'s engine crashed (" + out.exit_text + ")");
             case SearchOutcome::Status::TIMEOUT:
             case SearchOutcome::Status::MOVE: break;
         }
         const bool on_time = out.status == SearchOutcome::Status::MOVE && clocks[side].spend(out.elapsed);
         if (!on_time) {
             if (!engine.alive()) rec.needs_restart[side] = true;
-            const std::string why = std::string(colour_name(side)) + " loses on time (" +
+            const std::string why = std::string(color_name(side, Capital::YES)) + " loses on time (" +
                                     (out.status == SearchOutcome::Status::TIMEOUT ? "no move after " : "moved after ") +
                                     seconds(out.elapsed) + ")";
             auto flagged = game.flag_fell(side);
             if (flagged && !flagged->winner)
-                return finish(std::nullopt, Termination::TIME_FORFEIT,
-                              "Draw: " + why + ", but " + colour_name(~side) + " cannot mate");
+                return finish(Outcome{std::nullopt, Status::TIMEOUT_DRAW}, Termination::TIME_FORFEIT,
+                              "Draw: " + why + ", but " + color_name(~side, Capital::YES) + " cannot mate");
             return lose(side, Termination::TIME_FORFEIT, why);
         }
         auto move = move_from_uci(game.position(), out.bestmove);
         if (!move) {
             const std::string shown = out.bestmove.empty() ? "(empty)" : out.bestmove;
             return lose(side, Termination::ILLEGAL_MOVE,
-                        std::string(colour_name(side)) + " played the illegal move " + shown);
+                        std::string(color_name(side, Capital::YES)) + " played the illegal move " + shown);
         }
         record_move(*move, move_comment(out.score, out.depth, out.elapsed));
         if (game.is_over()) break;
@@ -219,7 +194,8 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, c
             resign_count[side] = hopeless && agreed ? resign_count[side] + 1 : 0;
             if (resign_count[side] >= adj.resign_move_count)
                 return lose(side, Termination::ADJUDICATION,
-                            std::string(colour_name(side)) + " resigns (its score " + score_text(*out.score) + ")");
+                            std::string(color_name(side, Capital::YES)) + " resigns (its score " +
+                                score_text(*out.score) + ")");
         }
         if (adj.draw_move_count > 0) {
             const bool quiet = out.score && std::abs(out.score->centipawns()) <= adj.draw_score;
@@ -227,12 +203,14 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, c
             const int full_moves = game.position().fullmove_number() - 1;
             draw_count = quiet && full_moves >= adj.draw_move_number ? draw_count + 1 : 0;
             if (draw_count >= 2 * adj.draw_move_count)
-                return finish(std::nullopt, Termination::ADJUDICATION, "Draw by adjudication");
+                return finish(Outcome{std::nullopt, Status::AGREEMENT}, Termination::ADJUDICATION,
+                              "Draw by adjudication");
         }
         if (adj.max_moves > 0 && game.position().fullmove_number() > adj.max_moves && side == BLACK)
-            return finish(std::nullopt, Termination::ADJUDICATION, "Draw by adjudication: maximum moves reached");
+            return finish(Outcome{std::nullopt, Status::AGREEMENT}, Termination::ADJUDICATION,
+                          "Draw by adjudication: maximum moves reached");
     }
-    return finish(game.outcome().winner, Termination::NORMAL, status_reason(game.outcome()));
+    return finish(game.outcome(), Termination::NORMAL, describe(game.outcome()));
 }
 
 }  // namespace outpost::match

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "chess/game.h"
 #include "chess/position.h"
 #include "match/uci_engine.h"
 
@@ -46,23 +47,24 @@ struct MoveRecord {
     std::string comment;  // "+0.35/12 0.520s", or "book"
 };
 
-struct GameRecord {
+struct PlayedGame {
     std::string white, black;  // names
     Position start;            // root of the movetext (the opening's start position)
     bool standard_start = true;
     std::vector<MoveRecord> moves;
-    std::optional<Color> winner;  // none: a draw, or no result when aborted
-    bool aborted = false;
+    // The result in the Game's terms (result_string, score_for read it). Endings the
+    // board does not decide are given the nearest Status: a lost or drawn time
+    // forfeit TIMEOUT / TIMEOUT_DRAW; a crash, an illegal move or an adjudicated loss
+    // RESIGNATION (the referee resigns for the engine); an adjudicated draw
+    // AGREEMENT; a game stopped from outside ABORTED. `termination` says which.
+    Outcome outcome;
     Termination termination = Termination::NORMAL;
-    std::string reason;  // "White mates", "Black loses on time", …
+    std::string reason;  // "Black wins by checkmate", "Black loses on time (…)", …
     std::string white_tc, black_tc;
     std::string start_time;  // local, "2024.05.01 12:00:00"
     double duration_seconds = 0;
     // Which engine (by colour) must be restarted before its next game.
     bool needs_restart[2] = {false, false};
-
-    std::string result() const;  // "1-0", "0-1", "1/2-1/2", "*"
-    double points(Color c) const;
 };
 
 struct GameSpec {
@@ -72,7 +74,7 @@ struct GameSpec {
 
 // Plays one game. Both engines must be started; ucinewgame is sent here. `abort`,
 // when set, ends the game early with no result.
-GameRecord play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, const Adjudication& adj,
+PlayedGame play_game(UciEngine& white, UciEngine& black, const GameSpec& spec, const Adjudication& adj,
                      const std::atomic<bool>* abort = nullptr);
 
 // "+0.35", "-M3": a score as the PGN comments show it.

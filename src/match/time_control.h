@@ -10,11 +10,10 @@
 #include <string>
 #include <string_view>
 
+#include "chess/clock.h"
 #include "chess/result.h"
 
 namespace outpost::match {
-
-using Millis = std::int64_t;
 
 struct EngineTimeControl {
     // Clock: `moves` moves (0: the whole game) in `base` plus `increment` a move.

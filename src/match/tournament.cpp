@@ -92,22 +92,22 @@ void Tournament::print_pair(const PairResult& p) {
          << t.draws << "  [" << fixed(t.score(), 3) << "] " << t.games() << "\n";
 }
 
-void Tournament::report(const ScheduledGame& job, const GameRecord& rec) {
+void Tournament::report(const ScheduledGame& job, const PlayedGame& rec) {
     std::lock_guard lock(mutex_);
     ++summary_.games_played;
     out_ << "Finished game " << job.number << " (" << names_[job.white] << " vs " << names_[job.black]
-         << "): " << rec.result() << " {" << rec.reason << "}\n";
+         << "): " << result_string(rec.outcome) << " {" << rec.reason << "}\n";
 
     if (!cfg_.pgn_out.empty()) {
         std::ofstream pgn(cfg_.pgn_out, std::ios::app);
         PgnContext ctx{cfg_.event, cfg_.site, std::to_string(job.round)};
-        pgn << game_to_pgn(rec, ctx);
+        pgn << write_played_game(rec, ctx);
         if (!pgn) err_ << "outpost match: cannot write to '" << cfg_.pgn_out << "'\n";
     }
 
     PairResult& p = pair_of(job);
     const Color first_colour = job.white == job.first ? WHITE : BLACK;
-    const double points = rec.points(first_colour);
+    const double points = score_for(rec.outcome, first_colour);
     if (points == 1.0)
         ++p.games.wins;
     else if (points == 0.0)
@@ -115,7 +115,7 @@ void Tournament::report(const ScheduledGame& job, const GameRecord& rec) {
     else
         ++p.games.draws;
     for (int idx : {job.white, job.black}) {
-        const double pts = rec.points(idx == job.white ? WHITE : BLACK);
+        const double pts = score_for(rec.outcome, idx == job.white ? WHITE : BLACK);
         Trinomial& t = per_engine_[idx];
         (pts == 1.0 ? t.wins : pts == 0.0 ? t.losses : t.draws)++;
     }
@@ -170,7 +170,7 @@ void Tournament::work() {
             engine = std::make_unique<UciEngine>(ec, log);
             if (auto started = engine->start(cfg_.chess960); !started) {
                 std::lock_guard lock(mutex_);
-                if (summary_.error.empty()) summary_.error = started.error().message;
+                if (!fatal_) fatal_ = started.error();
                 stop_ = true;
                 failed = true;
                 break;
@@ -189,12 +189,20 @@ void Tournament::work() {
         } else {
             spec.root = Position::startpos();
         }
-        GameRecord rec = play_game(*engines[job.white], *engines[job.black], spec, cfg_.adjudication, &stop_);
+        PlayedGame rec = play_game(*engines[job.white], *engines[job.black], spec, cfg_.adjudication, &stop_);
         for (Color c : {WHITE, BLACK}) {
             auto& engine = engines[c == WHITE ? job.white : job.black];
             if (rec.needs_restart[c] || engine->config().restart || !engine->alive()) engine.reset();
         }
-        if (rec.aborted) continue;  // stopped from outside: the game does not count
+        if (rec.outcome.reason == Status::ABORTED) {
+            // Stopped from outside, or an opening that could not be played: the game
+            // does not count; the second case is said.
+            if (!stop_) {
+                std::lock_guard lock(mutex_);
+                err_ << "outpost match: game " << job.number << " not played: " << rec.reason << "\n";
+            }
+            continue;
+        }
         report(job, rec);
     }
 }
@@ -247,16 +255,13 @@ void Tournament::print_final() {
     out_ << "Finished match" << std::endl;
 }
 
-MatchSummary Tournament::run() {
+Result<MatchSummary> Tournament::run() {
     // Openings first: a bad file should fail before any engine starts.
     if (!cfg_.openings.file.empty()) {
         auto loaded = cfg_.openings.format == OpeningFormat::EPD
                           ? load_epd(cfg_.openings.file, cfg_.chess960)
                           : load_pgn(cfg_.openings.file, cfg_.openings.plies, cfg_.chess960);
-        if (!loaded) {
-            summary_.error = loaded.error().message;
-            return summary_;
-        }
+        if (!loaded) return loaded.error();
         openings_ = std::move(*loaded);
     }
     schedule_ = make_schedule(cfg_);
@@ -281,10 +286,7 @@ MatchSummary Tournament::run() {
     for (std::size_t i = 0; i < cfg_.engines.size(); ++i) {
         UciEngine probe(cfg_.engines[i]);
         auto started = probe.start(cfg_.chess960);
-        if (!started) {
-            summary_.error = started.error().message;
-            return summary_;
-        }
+        if (!started) return started.error();
         for (const auto& w : probe.take_warnings()) err_ << "outpost match: warning: " << w << "\n";
         std::string name = cfg_.engines[i].name;
         if (name.empty()) name = probe.id_name().empty() ? basename_of(cfg_.engines[i].command[0]) : probe.id_name();
@@ -303,9 +305,8 @@ MatchSummary Tournament::run() {
     for (int t = 0; t < threads; ++t) pool.emplace_back([this] { work(); });
     for (auto& t : pool) t.join();
 
-    summary_.interrupted =
-        stop_ && !summary_.sprt && summary_.error.empty() && summary_.games_played < int(schedule_.size());
-    if (!summary_.error.empty()) return summary_;
+    if (fatal_) return *fatal_;
+    summary_.interrupted = stop_ && !summary_.sprt && summary_.games_played < int(schedule_.size());
     print_final();
     return summary_;
 }

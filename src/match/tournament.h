@@ -5,10 +5,12 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "chess/result.h"
 #include "match/config.h"
 
 namespace outpost::match {
@@ -37,7 +39,6 @@ struct MatchSummary {
     int games_played = 0;
     std::vector<PairResult> pairs;
     std::optional<SprtVerdict> sprt;
-    std::string error;  // a fatal problem (an engine that cannot be started)
     bool interrupted = false;
 };
 
@@ -46,11 +47,13 @@ public:
     // `stop` may be set from outside (Ctrl-C); the tournament sets it too when the
     // SPRT decides. Running games are then abandoned and not counted.
     Tournament(MatchConfig cfg, std::ostream& out, std::ostream& err, std::atomic<bool>& stop);
-    MatchSummary run();
+    // The summary, or the fatal problem that ended the match (an openings file that
+    // cannot be read, an engine that cannot be started).
+    Result<MatchSummary> run();
 
 private:
     void work();
-    void report(const ScheduledGame& job, const GameRecord& rec);
+    void report(const ScheduledGame& job, const PlayedGame& rec);
     void print_pair(const PairResult& p);
     void print_final();
     std::string sprt_line(const PairResult& p, double* llr) const;
@@ -69,6 +72,7 @@ private:
     std::mutex mutex_;  // guards everything below and the output streams
     std::size_t next_ = 0;
     MatchSummary summary_;
+    std::optional<Error> fatal_;
     // Per encounter with -repeat 2: the first game's points for the pair's first engine.
     std::vector<double> encounter_points_;
     std::vector<int> encounter_games_;

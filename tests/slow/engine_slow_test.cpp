@@ -13,10 +13,11 @@ using namespace outpost;
 using namespace outpost::engine;
 
 TEST(EngineSlow, BenchSignatureIsReproducible) {
-    const BenchResult a = run_bench(BENCH_DEFAULT_DEPTH);
-    const BenchResult b = run_bench(BENCH_DEFAULT_DEPTH);
-    ASSERT_TRUE(a.ok) << a.error;
-    EXPECT_EQ(a.nodes, b.nodes);
+    const auto a = run_bench(BENCH_DEFAULT_DEPTH);
+    const auto b = run_bench(BENCH_DEFAULT_DEPTH);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    EXPECT_EQ(a->nodes, b->nodes);
 }
 
 namespace {

@@ -9,13 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdio>
-#include <fstream>
-#include <ostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "../support/perft_epd.h"
 #include "chess/fen.h"
 #include "chess/perft.h"
 
@@ -23,57 +20,21 @@ using namespace outpost;
 
 namespace {
 
-constexpr std::uint64_t UnitNodeCap = 1'100'000;  // as in tests/unit/perft_test.cpp
+using test::EpdEntry;
+using test::UnitPerftNodeCap;
+
 constexpr std::uint64_t DeepNodeCap = 200'000'000;
 
-struct EpdEntry {
-    std::string file;
-    int line = 0;
-    std::string fen;
-    bool chess960 = false;
-    std::vector<std::pair<int, std::uint64_t>> counts;  // (depth, nodes)
-};
-
-[[maybe_unused]] void PrintTo(const EpdEntry& e, std::ostream* os) { *os << e.file << ":" << e.line << " " << e.fen; }
-
-std::vector<EpdEntry> load_epd(const std::string& name, bool chess960) {
+// Only lines with something left to do after the unit suite.
+std::vector<EpdEntry> deep_entries(const std::string& name, bool chess960) {
     std::vector<EpdEntry> out;
-    std::ifstream in(std::string(OUTPOST_TEST_DATA) + "/" + name);
-    std::string text;
-    int line_no = 0;
-    while (std::getline(in, text)) {
-        ++line_no;
-        if (text.empty() || text[0] == '#') continue;
-        EpdEntry e{name, line_no, "", chess960, {}};
-        std::stringstream fields(text);
-        std::string part;
-        bool first = true;
-        while (std::getline(fields, part, ';')) {
-            if (first) {
-                e.fen = part.substr(0, part.find_last_not_of(' ') + 1);
-                first = false;
-                continue;
-            }
-            std::stringstream ds(part);
-            std::string tag;
-            std::uint64_t nodes = 0;
-            ds >> tag >> nodes;
-            if (tag.size() >= 2 && tag[0] == 'D') e.counts.emplace_back(std::stoi(tag.substr(1)), nodes);
-        }
-        // Only lines with something left to do after the unit suite.
+    for (EpdEntry& e : test::load_perft_epd(name, chess960))
         for (auto [depth, nodes] : e.counts)
-            if (nodes > UnitNodeCap && nodes <= DeepNodeCap) {
-                out.push_back(e);
+            if (nodes > UnitPerftNodeCap && nodes <= DeepNodeCap) {
+                out.push_back(std::move(e));
                 break;
             }
-    }
     return out;
-}
-
-std::string entry_name(const testing::TestParamInfo<EpdEntry>& info) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "line%03d", info.param.line);
-    return buf;
 }
 
 class PerftEpdDeep : public testing::TestWithParam<EpdEntry> {};
@@ -83,12 +44,14 @@ TEST_P(PerftEpdDeep, DeepDepthsMatchStockfish) {
     auto pos = position_from_fen(e.fen, e.chess960);
     ASSERT_TRUE(pos.ok()) << e.fen << ": " << pos.error().message;
     for (auto [depth, expected] : e.counts) {
-        if (expected <= UnitNodeCap || expected > DeepNodeCap) continue;
+        if (expected <= UnitPerftNodeCap || expected > DeepNodeCap) continue;
         EXPECT_EQ(perft(*pos, depth), expected) << e.file << ":" << e.line << " depth " << depth << " " << e.fen;
     }
 }
 
 }  // namespace
 
-INSTANTIATE_TEST_SUITE_P(PerftR2Standard, PerftEpdDeep, testing::ValuesIn(load_epd("standard.epd", false)), entry_name);
-INSTANTIATE_TEST_SUITE_P(PerftR16Fischer, PerftEpdDeep, testing::ValuesIn(load_epd("fischer.epd", true)), entry_name);
+INSTANTIATE_TEST_SUITE_P(PerftR2Standard, PerftEpdDeep, testing::ValuesIn(deep_entries("standard.epd", false)),
+                         test::epd_entry_name);
+INSTANTIATE_TEST_SUITE_P(PerftR16Fischer, PerftEpdDeep, testing::ValuesIn(deep_entries("fischer.epd", true)),
+                         test::epd_entry_name);

@@ -1,5 +1,5 @@
-// Chess960 (R16): start position numbering, castling rules, and the UCI
-// king-takes-rook castling notation (N2).
+// Chess960 (R16; FIDE Laws, Guidelines II): start position numbering, castling rules,
+// and the UCI king-takes-rook castling notation (N2). See docs/laws.md.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
-// Outpost — time controls and clocks (SPEC C1-C5), driven by an injected time source.
+// Outpost — time controls and clocks (SPEC C1-C5; FIDE Article 6, 7.5.5 for added
+// time), driven by an injected time source. See docs/laws.md.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 

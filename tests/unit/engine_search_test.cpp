@@ -10,7 +10,6 @@
 #include "chess/uci.h"
 #include "engine/bench.h"
 #include "engine/engine.h"
-#include "engine/movecheck.h"
 #include "engine/see.h"
 #include "engine/tt.h"
 #include "engine/uci_protocol.h"
@@ -169,34 +168,13 @@ TEST(EngineTT, SaveAndProbe) {
     EXPECT_FALSE(tt.probe(p.key(), d, w));
 }
 
-TEST(EngineMoveCheck, LegalityMatchesTheGenerator) {
-    // Every from/to pair of every kind, in positions with pins, checks, castling and
-    // en passant: is_legal_move must agree with the legal move generator.
-    for (const char* f : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-                          "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                          "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-                          "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", "4k3/8/8/8/8/8/6q1/R3K2R w KQ - 0 1"}) {
-        const Position p = fen(f);
-        const MoveList legal = legal_moves(p);
-        for (int from = 0; from < 64; ++from)
-            for (int to = 0; to < 64; ++to)
-                for (auto kind : {Move::NORMAL, Move::PROMOTION, Move::EN_PASSANT, Move::CASTLING}) {
-                    for (int promo = 0; promo < (kind == Move::PROMOTION ? 4 : 1); ++promo) {
-                        const Move m(std::uint16_t(kind | (promo << 12) | (to << 6) | from));
-                        ASSERT_EQ(is_legal_move(p, m), legal.contains(m)) << f << " " << from << "-" << to;
-                    }
-                }
-        for (Move m : legal) ASSERT_EQ(gives_check(p, m), p.after(m).in_check()) << f << " " << move_to_uci(p, m);
-    }
-}
-
 TEST(EngineBench, NodeCountIsDeterministic) {
-    const BenchResult a = run_bench(5);
-    const BenchResult b = run_bench(5);
-    ASSERT_TRUE(a.ok) << a.error;
-    EXPECT_EQ(a.nodes, b.nodes);
-    EXPECT_GT(a.nodes, 1000u);
+    const auto a = run_bench(5);
+    const auto b = run_bench(5);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    EXPECT_EQ(a->nodes, b->nodes);
+    EXPECT_GT(a->nodes, 1000u);
 }
 
 TEST(EngineSearch, NodeLimitIsRespected) {
@@ -250,6 +228,75 @@ TEST(EngineLevels, LimitStrengthUsesTheSameMechanism) {
     EXPECT_LE(s.depth, skill_for_level(3).depth);
     EXPECT_FALSE(skill_for_level(10).enabled);
     EXPECT_FALSE(e.set_option("UCI_Elo", "100").ok());
+}
+
+TEST(EngineLevels, OneEloRangeCoversTheUiAndPlaysSensiblyOverAllOfIt) {
+    // Issue 9: one range, defined once (skill.h), covering what the UI offers.
+    EXPECT_LE(ELO_MIN, 800);
+    EXPECT_GE(ELO_MAX, 2850);
+    for (const OptionSpec& o : Engine::option_specs())
+        if (o.name == "UCI_Elo") {
+            EXPECT_EQ(o.min, ELO_MIN);
+            EXPECT_EQ(o.max, ELO_MAX);
+        }
+    // Below the weakest measured level: that level's play. At ELO_MAX: full strength.
+    const SkillParams weakest = skill_for_level(LEVEL_MIN);
+    const SkillParams bottom = skill_for_elo(ELO_MIN);
+    EXPECT_TRUE(bottom.enabled);
+    EXPECT_EQ(bottom.depth, weakest.depth);
+    EXPECT_EQ(bottom.nodes, weakest.nodes);
+    EXPECT_EQ(bottom.oversight, weakest.oversight);
+    EXPECT_EQ(bottom.temperature, weakest.temperature);
+    EXPECT_FALSE(skill_for_elo(ELO_MAX).enabled);
+    // In between, more Elo never means a shorter horizon or a worse handicap (the
+    // node budgets of the rows are not monotonic: level 7 searches deeper on fewer
+    // nodes than level 6), and above the strongest level the handicap keeps fading
+    // towards full strength.
+    SkillParams prev = bottom;
+    const int strongest = level_strength(LEVEL_MAX - 1).elo;
+    for (int elo = ELO_MIN; elo < ELO_MAX; elo += 25) {
+        const SkillParams s = skill_for_elo(elo);
+        ASSERT_TRUE(s.enabled) << elo;
+        EXPECT_GE(s.depth, prev.depth) << elo;
+        if (elo > strongest) {
+            EXPECT_GE(s.nodes, prev.nodes) << elo;
+        }
+        EXPECT_LE(s.oversight, prev.oversight) << elo;
+        EXPECT_LE(s.temperature, prev.temperature) << elo;
+        EXPECT_GE(s.max_ms, prev.max_ms) << elo;
+        prev = s;
+    }
+    const SkillParams near_top = skill_for_elo(ELO_MAX - 10);
+    EXPECT_GT(near_top.nodes, 10 * skill_for_level(LEVEL_MAX - 1).nodes);
+    EXPECT_GT(near_top.depth, skill_for_level(LEVEL_MAX - 1).depth);
+}
+
+TEST(EngineOptions, TypedSettersRefuseValuesOutsideTheirRangeInWords) {
+    Engine e;
+    const auto too_strong = e.set_elo(ELO_MAX + 1);
+    ASSERT_FALSE(too_strong.ok());
+    EXPECT_EQ(too_strong.error().message, "option UCI_Elo: " + std::to_string(ELO_MAX + 1) + " is outside " +
+                                              std::to_string(ELO_MIN) + ".." + std::to_string(ELO_MAX));
+    EXPECT_FALSE(e.set_elo(ELO_MIN - 1).ok());
+    EXPECT_EQ(e.elo(), 1500);  // a refused value leaves the old one
+    EXPECT_TRUE(e.set_elo(ELO_MAX).ok());
+    EXPECT_EQ(e.elo(), ELO_MAX);
+    EXPECT_FALSE(e.set_level(LEVEL_MAX + 1).ok());
+    EXPECT_FALSE(e.set_level(0).ok());
+    EXPECT_FALSE(e.set_hash_mb(0).ok());
+    EXPECT_FALSE(e.set_threads(0).ok());
+    EXPECT_FALSE(e.set_multipv(65).ok());
+    EXPECT_FALSE(e.set_move_overhead(-1).ok());
+    // The option text goes through the same setters: one check, one message.
+    const auto by_name = e.set_option("uci_elo", std::to_string(ELO_MAX + 1));
+    ASSERT_FALSE(by_name.ok());
+    EXPECT_EQ(by_name.error().message, too_strong.error().message);
+    EXPECT_EQ(e.set_option("Level", "x").error().message, "option Level: 'x' is not a number");
+    EXPECT_EQ(e.set_option("Ponder", "maybe").error().message, "option Ponder: 'maybe' is not true or false");
+    EXPECT_EQ(e.set_option("Nonsense", "1").error().message, "unknown option 'Nonsense'");
+    ASSERT_TRUE(e.set_option("UCI_LimitStrength", "TRUE").ok());
+    EXPECT_TRUE(e.limit_strength());
+    EXPECT_FALSE(e.skill().enabled);  // UCI_Elo at ELO_MAX is full strength
 }
 
 TEST(EngineLevels, WeakChoicesComeFromTheCandidatesOnly) {

@@ -13,6 +13,7 @@
 
 #include "chess/fen.h"
 #include "chess/uci.h"
+#include "engine/skill.h"
 #include "engine/uci_protocol.h"
 
 using namespace outpost;
@@ -204,6 +205,27 @@ TEST(EngineUci, UnknownInputIsReportedAndIgnored) {
     EXPECT_GE(t.wait_for("bestmove", 10s, from), 0);
     EXPECT_TRUE(s.handle(""));
     EXPECT_FALSE(s.handle("quit"));
+}
+
+TEST(EngineUci, UciEloOutsideTheRangeIsAnErrorInWords) {
+    // Issue 9: an Elo the engine cannot play is refused with the range, never
+    // silently ignored.
+    Transcript t;
+    UciSession s(t.sink());
+    s.handle("uci");
+    ASSERT_GE(t.wait_for("uciok", 1s), 0);
+    const std::string range = std::to_string(ELO_MIN) + " max " + std::to_string(ELO_MAX);
+    EXPECT_GE(t.wait_for("option name UCI_Elo type spin default 1500 min " + range, 1s), 0);
+    std::size_t from = t.size();
+    s.handle("setoption name UCI_Elo value " + std::to_string(ELO_MAX + 1));
+    EXPECT_GE(t.wait_for("info string error: option UCI_Elo: " + std::to_string(ELO_MAX + 1) + " is outside " +
+                             std::to_string(ELO_MIN) + ".." + std::to_string(ELO_MAX),
+                         1s, from),
+              0);
+    from = t.size();
+    s.handle("setoption name UCI_Elo value " + std::to_string(ELO_MIN - 1));
+    EXPECT_GE(t.wait_for("info string error: option UCI_Elo: " + std::to_string(ELO_MIN - 1) + " is outside", 1s, from),
+              0);
 }
 
 TEST(EngineUci, CommandsWhileSearchingDoNotHang) {

@@ -1,4 +1,6 @@
-// Outpost — the game layer under the FIDE Laws (SPEC R6-R13, R18).
+// Outpost — the game layer under the FIDE Laws (SPEC R6-R13, R18): Articles 5.1-5.2,
+// 6.9, 6.11, 9.1-9.6 and 10, and Guidelines I (adjournment); docs/laws.md says which
+// test holds which article.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 

@@ -69,7 +69,7 @@ protected:
         return e;
     }
 
-    GameRecord play(const EngineConfig& w, const EngineConfig& b, const Adjudication& adj = {}) {
+    PlayedGame play(const EngineConfig& w, const EngineConfig& b, const Adjudication& adj = {}) {
         UciEngine white(w), black(b);
         EXPECT_TRUE(white.start(false));
         EXPECT_TRUE(black.start(false));
@@ -84,70 +84,70 @@ protected:
 }  // namespace
 
 TEST_F(MatchReferee, FoolsMate) {
-    const GameRecord rec = play(fake("W", "f2f3 g2g4"), fake("B", "e7e5 d8h4"));
-    EXPECT_EQ(rec.result(), "0-1");
+    const PlayedGame rec = play(fake("W", "f2f3 g2g4"), fake("B", "e7e5 d8h4"));
+    EXPECT_EQ(result_string(rec.outcome), "0-1");
     EXPECT_EQ(rec.termination, Termination::NORMAL);
-    EXPECT_EQ(rec.reason, "Black mates");
+    EXPECT_EQ(rec.reason, "Black wins by checkmate");
     ASSERT_EQ(rec.moves.size(), 4u);
     EXPECT_EQ(rec.moves[3].san, "Qh4#");
     EXPECT_EQ(rec.moves[3].comment.substr(0, 8), "+0.00/3 ");
 
-    const std::string pgn = game_to_pgn(rec, {});
+    const std::string pgn = write_played_game(rec, {});
     EXPECT_NE(pgn.find("[Result \"0-1\"]"), std::string::npos) << pgn;
     EXPECT_NE(pgn.find("[Termination \"normal\"]"), std::string::npos) << pgn;
     EXPECT_NE(pgn.find("[TimeControl \"10\"]"), std::string::npos) << pgn;
     EXPECT_NE(pgn.find("2. g4 {+0.00/3"), std::string::npos) << pgn;
-    EXPECT_NE(pgn.find("{Black mates} 0-1"), std::string::npos) << pgn;
+    EXPECT_NE(pgn.find("{Black wins by checkmate} 0-1"), std::string::npos) << pgn;
     EXPECT_EQ(pgn.find("[FEN"), std::string::npos) << pgn;
 }
 
 TEST_F(MatchReferee, IllegalMoveLoses) {
-    const GameRecord rec = play(fake("W", "e2e5"), fake("B", "e7e5"));
-    EXPECT_EQ(rec.result(), "0-1");
+    const PlayedGame rec = play(fake("W", "e2e5"), fake("B", "e7e5"));
+    EXPECT_EQ(result_string(rec.outcome), "0-1");
     EXPECT_EQ(rec.termination, Termination::ILLEGAL_MOVE);
     EXPECT_NE(rec.reason.find("illegal move e2e5"), std::string::npos) << rec.reason;
-    const std::string pgn = game_to_pgn(rec, {});
+    const std::string pgn = write_played_game(rec, {});
     EXPECT_NE(pgn.find("[Termination \"rules infraction\"]"), std::string::npos) << pgn;
     EXPECT_NE(pgn.find("illegal move e2e5"), std::string::npos) << pgn;
 
-    const GameRecord none = play(fake("W", "e2e4"), fake("B", "NONE"));
-    EXPECT_EQ(none.result(), "1-0");
+    const PlayedGame none = play(fake("W", "e2e4"), fake("B", "NONE"));
+    EXPECT_EQ(result_string(none.outcome), "1-0");
     EXPECT_NE(none.reason.find("illegal move (none)"), std::string::npos) << none.reason;
 }
 
 TEST_F(MatchReferee, CrashLosesAndAsksForRestart) {
-    const GameRecord rec = play(fake("W", "e2e4"), fake("B", "CRASH"));
-    EXPECT_EQ(rec.result(), "1-0");
+    const PlayedGame rec = play(fake("W", "e2e4"), fake("B", "CRASH"));
+    EXPECT_EQ(result_string(rec.outcome), "1-0");
     EXPECT_EQ(rec.termination, Termination::CRASH);
     EXPECT_NE(rec.reason.find("Black's engine crashed (killed by signal 11"), std::string::npos) << rec.reason;
     EXPECT_TRUE(rec.needs_restart[BLACK]);
     EXPECT_FALSE(rec.needs_restart[WHITE]);
-    EXPECT_NE(game_to_pgn(rec, {}).find("[Termination \"abandoned\"]"), std::string::npos);
+    EXPECT_NE(write_played_game(rec, {}).find("[Termination \"abandoned\"]"), std::string::npos);
 }
 
 TEST_F(MatchReferee, NoAnswerLosesOnTime) {
-    const GameRecord rec = play(fake("W", "e2e4 HANG", "0.3"), fake("B", "e7e5", "0.3"));
-    EXPECT_EQ(rec.result(), "0-1");
+    const PlayedGame rec = play(fake("W", "e2e4 HANG", "0.3"), fake("B", "e7e5", "0.3"));
+    EXPECT_EQ(result_string(rec.outcome), "0-1");
     EXPECT_EQ(rec.termination, Termination::TIME_FORFEIT);
     EXPECT_NE(rec.reason.find("White loses on time (no move after"), std::string::npos) << rec.reason;
     // The hanging engine ignored `stop` and was killed.
     EXPECT_TRUE(rec.needs_restart[WHITE]);
-    EXPECT_NE(game_to_pgn(rec, {}).find("[Termination \"time forfeit\"]"), std::string::npos);
+    EXPECT_NE(write_played_game(rec, {}).find("[Termination \"time forfeit\"]"), std::string::npos);
 }
 
 TEST_F(MatchReferee, FixedTimePerMoveFlag) {
     EngineConfig w = fake("W", "HANG");
     w.tc = EngineTimeControl{};
     w.tc.per_move = 100;
-    const GameRecord rec = play(w, fake("B", "e7e5"));
+    const PlayedGame rec = play(w, fake("B", "e7e5"));
     EXPECT_EQ(rec.termination, Termination::TIME_FORFEIT);
-    EXPECT_EQ(rec.result(), "0-1");
+    EXPECT_EQ(result_string(rec.outcome), "0-1");
 }
 
 TEST_F(MatchReferee, ThreefoldRepetition) {
-    const GameRecord rec = play(fake("W", "g1f3 f3g1 g1f3 f3g1"), fake("B", "g8f6 f6g8 g8f6 f6g8"));
-    EXPECT_EQ(rec.result(), "1/2-1/2");
-    EXPECT_EQ(rec.reason, "Draw by 3-fold repetition");
+    const PlayedGame rec = play(fake("W", "g1f3 f3g1 g1f3 f3g1"), fake("B", "g8f6 f6g8 g8f6 f6g8"));
+    EXPECT_EQ(result_string(rec.outcome), "1/2-1/2");
+    EXPECT_EQ(rec.reason, "Draw by threefold repetition");
     EXPECT_EQ(rec.moves.size(), 8u);
 }
 
@@ -156,9 +156,9 @@ TEST_F(MatchReferee, ResignAndDrawAdjudication) {
     Adjudication resign;
     resign.resign_move_count = 2;
     resign.resign_score = 600;
-    GameRecord rec = play(fake("W", "g1f3 f3g1 g1f3"), fake("B", "g8f6 f6g8 g8f6"), resign);
+    PlayedGame rec = play(fake("W", "g1f3 f3g1 g1f3"), fake("B", "g8f6 f6g8 g8f6"), resign);
     EXPECT_EQ(rec.termination, Termination::ADJUDICATION);
-    EXPECT_EQ(rec.result(), "0-1");  // White reaches two hopeless moves first
+    EXPECT_EQ(result_string(rec.outcome), "0-1");  // White reaches two hopeless moves first
     EXPECT_EQ(rec.reason, "Black wins: White resigns (its score -7.00)");
     EXPECT_EQ(rec.moves.size(), 3u);
 
@@ -169,7 +169,7 @@ TEST_F(MatchReferee, ResignAndDrawAdjudication) {
     draw.draw_score = 10;
     rec = play(fake("W", "g1f3 f3g1 g1f3"), fake("B", "g8f6 f6g8 g8f6"), draw);
     EXPECT_EQ(rec.termination, Termination::ADJUDICATION);
-    EXPECT_EQ(rec.result(), "1/2-1/2");
+    EXPECT_EQ(result_string(rec.outcome), "1/2-1/2");
     EXPECT_EQ(rec.reason, "Draw by adjudication");
     ::unsetenv("FAKE_SCORE");
 }
@@ -226,12 +226,12 @@ TEST_F(MatchReferee, WholeMatchRestartsACrashedEngine) {
     std::ostringstream out, err;
     std::atomic<bool> stop{false};
     Tournament t(*cfg, out, err, stop);
-    const MatchSummary summary = t.run();
-    EXPECT_EQ(summary.error, "");
-    EXPECT_EQ(summary.games_played, 4);
-    ASSERT_EQ(summary.pairs.size(), 1u);
-    EXPECT_EQ(summary.pairs[0].games.wins, 4);
-    EXPECT_EQ(summary.pairs[0].pairs.counts[4], 2);  // two pairs won 2-0
+    const auto summary = t.run();
+    ASSERT_TRUE(summary.ok()) << summary.error().message;
+    EXPECT_EQ(summary->games_played, 4);
+    ASSERT_EQ(summary->pairs.size(), 1u);
+    EXPECT_EQ(summary->pairs[0].games.wins, 4);
+    EXPECT_EQ(summary->pairs[0].pairs.counts[4], 2);  // two pairs won 2-0
     EXPECT_NE(out.str().find("Score of Good vs Crasher: 4 - 0 - 0  [1.000] 4"), std::string::npos) << out.str();
     EXPECT_NE(out.str().find("Elo difference: inf +/- inf"), std::string::npos) << out.str();
     std::ifstream in(pgn_path);
@@ -250,7 +250,8 @@ TEST_F(MatchReferee, MatchFailsClearlyWhenAnEngineIsMissing) {
     ASSERT_TRUE(cfg);
     std::ostringstream out, err;
     std::atomic<bool> stop{false};
-    const MatchSummary summary = Tournament(*cfg, out, err, stop).run();
-    EXPECT_EQ(summary.error, "cannot execute '/nonexistent/a': not found or not executable");
-    EXPECT_EQ(summary.games_played, 0);
+    const auto summary = Tournament(*cfg, out, err, stop).run();
+    ASSERT_FALSE(summary.ok());
+    EXPECT_EQ(summary.error().message, "cannot execute '/nonexistent/a': not found or not executable");
+    EXPECT_EQ(out.str().find("Finished game"), std::string::npos);
 }

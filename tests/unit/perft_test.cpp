@@ -1,5 +1,6 @@
-// Perft over the EPD suites (R2-R5, R16) at shallow depths, plus named regression
-// positions. Deeper depths of the same files run in tests/slow/perft_deep_test.cpp.
+// Perft over the EPD suites (R2-R5, R16; FIDE 3.1-3.10 and Guidelines II, see
+// docs/laws.md) at shallow depths, plus named regression positions. Deeper depths of
+// the same files run in tests/slow/perft_deep_test.cpp.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // tests/data/standard.epd and fischer.epd hold lines `FEN ;D1 n ;D2 n ...` whose
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/perft_epd.h"
 #include "chess/fen.h"
 #include "chess/movegen.h"
 #include "chess/perft.h"
@@ -25,59 +27,10 @@ using namespace outpost;
 
 namespace {
 
-// Depths whose count is at most this run here; the rest are the slow suite's.
-constexpr std::uint64_t UnitNodeCap = 1'100'000;
-
-struct EpdEntry {
-    std::string file;
-    int line = 0;
-    std::string fen;
-    bool chess960 = false;
-    std::vector<std::pair<int, std::uint64_t>> counts;  // (depth, nodes)
-};
-
-// gtest prints the parameter of a failing test with this.
-[[maybe_unused]] void PrintTo(const EpdEntry& e, std::ostream* os) {
-    *os << e.file << ":" << e.line << " " << e.fen;
-}
-
-std::vector<EpdEntry> load_epd(const std::string& name, bool chess960) {
-    std::vector<EpdEntry> out;
-    std::ifstream in(std::string(OUTPOST_TEST_DATA) + "/" + name);
-    std::string text;
-    int line_no = 0;
-    while (std::getline(in, text)) {
-        ++line_no;
-        if (text.empty() || text[0] == '#') continue;
-        EpdEntry e;
-        e.file = name;
-        e.line = line_no;
-        e.chess960 = chess960;
-        std::stringstream fields(text);
-        std::string part;
-        bool first = true;
-        while (std::getline(fields, part, ';')) {
-            if (first) {
-                e.fen = part.substr(0, part.find_last_not_of(' ') + 1);
-                first = false;
-                continue;
-            }
-            std::stringstream ds(part);
-            std::string tag;
-            std::uint64_t nodes = 0;
-            ds >> tag >> nodes;
-            if (tag.size() >= 2 && tag[0] == 'D') e.counts.emplace_back(std::stoi(tag.substr(1)), nodes);
-        }
-        out.push_back(std::move(e));
-    }
-    return out;
-}
-
-std::string entry_name(const testing::TestParamInfo<EpdEntry>& info) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "line%03d", info.param.line);
-    return buf;
-}
+using test::epd_entry_name;
+using test::EpdEntry;
+using test::load_perft_epd;
+using test::UnitPerftNodeCap;
 
 class PerftEpd : public testing::TestWithParam<EpdEntry> {};
 
@@ -87,7 +40,7 @@ TEST_P(PerftEpd, ShallowDepthsMatchStockfish) {
     auto pos = position_from_fen(e.fen, e.chess960);
     ASSERT_TRUE(pos.ok()) << e.fen << ": " << pos.error().message;
     for (auto [depth, expected] : e.counts) {
-        if (expected > UnitNodeCap) continue;
+        if (expected > UnitPerftNodeCap) continue;
         EXPECT_EQ(perft(*pos, depth), expected) << e.file << ":" << e.line << " depth " << depth << " " << e.fen;
     }
 }
@@ -95,14 +48,16 @@ TEST_P(PerftEpd, ShallowDepthsMatchStockfish) {
 // Both files exist and are not silently empty (a missing file would instantiate
 // no tests at all).
 TEST(PerftR2, EpdFilesAreLoaded) {
-    EXPECT_GE(load_epd("standard.epd", false).size(), 100u);
-    EXPECT_GE(load_epd("fischer.epd", true).size(), 60u);
+    EXPECT_GE(load_perft_epd("standard.epd", false).size(), 100u);
+    EXPECT_GE(load_perft_epd("fischer.epd", true).size(), 60u);
 }
 
 }  // namespace
 
-INSTANTIATE_TEST_SUITE_P(PerftR2Standard, PerftEpd, testing::ValuesIn(load_epd("standard.epd", false)), entry_name);
-INSTANTIATE_TEST_SUITE_P(PerftR16Fischer, PerftEpd, testing::ValuesIn(load_epd("fischer.epd", true)), entry_name);
+INSTANTIATE_TEST_SUITE_P(PerftR2Standard, PerftEpd, testing::ValuesIn(load_perft_epd("standard.epd", false)),
+                         epd_entry_name);
+INSTANTIATE_TEST_SUITE_P(PerftR16Fischer, PerftEpd, testing::ValuesIn(load_perft_epd("fischer.epd", true)),
+                         epd_entry_name);
 
 namespace {
 

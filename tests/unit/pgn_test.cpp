@@ -97,6 +97,29 @@ TEST(PgnN4, ReadsMultipleGamesWithTagsAndResults) {
     EXPECT_TRUE(games[2]->final_position().is_checkmate());
 }
 
+TEST(PgnN4, ACommentBeforeTheFirstTagPairBelongsToNoGame) {
+    // pgn-extract's ECO file opens with a comment before the first game's tags; it is
+    // not a game of its own, so game numbers agree with other readers.
+    const std::string text =
+        "{ Opening classification file.\n  Two games follow. }\n; a line comment too\n\n"
+        "[ECO \"A00\"]\n[Opening \"Polish\"]\n\n1. b4 *\n\n"
+        "{ between the games }\n\n[ECO \"A01\"]\n\n1. b3 *\n\n{ after the last game }\n";
+    const auto games = read_all(text);
+    ASSERT_EQ(games.size(), 2u);
+    ASSERT_TRUE(games[0].ok()) << games[0].error().message;
+    EXPECT_EQ(games[0]->tag("ECO"), "A00");
+    EXPECT_EQ(sans(games[0]->moves), std::vector<std::string>{"b4"});
+    EXPECT_TRUE(games[0]->comments.empty());
+    ASSERT_TRUE(games[1].ok()) << games[1].error().message;
+    EXPECT_EQ(games[1]->tag("ECO"), "A01");
+    // A comment before the moves of a game without tags still belongs to that game.
+    const PgnGame untagged = read_one("{ intro } 1. e4 *\n");
+    ASSERT_EQ(untagged.moves.size(), 1u);
+    EXPECT_EQ(untagged.moves[0].comments_before, std::vector<std::string>{"intro"});
+    // An unclosed comment is still an error, not silently skipped.
+    EXPECT_FALSE(read_pgn_game("{ never closed\n[Event \"x\"]\n\n1. e4 *\n").ok());
+}
+
 TEST(PgnN4, ReadsCommentsBeforeAndAfterMoves) {
     const auto games = read_all(data_file("annotated.pgn"));
     ASSERT_EQ(games.size(), 3u);

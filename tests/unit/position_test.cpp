@@ -1,5 +1,6 @@
-// Position: checkmate and stalemate (R6), dead positions by material (R7), check
-// (R5), and seeded random-playout properties of the move generator.
+// Position: checkmate and stalemate (R6; FIDE 1.2, 5.1.1, 5.2.1), dead positions by
+// material (R7; FIDE 5.2.2), check (R5; FIDE 3.9, 3.10), and seeded random-playout
+// properties of the move generator (FIDE 3). See docs/laws.md.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
@@ -96,7 +97,31 @@ TEST(PositionR5, PinnedPiecesMoveOnlyAlongThePin) {
     // The rook on e2 is pinned by e7; the knight on d3 stands on no line to the king.
     EXPECT_EQ(pos.pinned(WHITE), square_bb(SQ_E2));
     for (Move m : legal_moves(pos))
-        if (m.from() == SQ_E2) EXPECT_EQ(file_of(m.to()), FILE_E) << move_to_uci(pos, m);
+        if (m.from() == SQ_E2) {
+            EXPECT_EQ(file_of(m.to()), FILE_E) << move_to_uci(pos, m);
+        }
+}
+
+TEST(PositionR5, IsLegalMatchesTheGeneratorForEveryMoveKind) {
+    // Every from/to pair of every kind, in positions with pins, checks, castling and
+    // en passant: Position::is_legal must agree with the legal move generator.
+    for (const char* f : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                          "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                          "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                          "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", "4k3/8/8/8/8/8/6q1/R3K2R w KQ - 0 1"}) {
+        const Position p = from(f);
+        const MoveList legal = legal_moves(p);
+        for (int sq_from = 0; sq_from < 64; ++sq_from)
+            for (int sq_to = 0; sq_to < 64; ++sq_to)
+                for (auto kind : {Move::NORMAL, Move::PROMOTION, Move::EN_PASSANT, Move::CASTLING}) {
+                    for (int promo = 0; promo < (kind == Move::PROMOTION ? 4 : 1); ++promo) {
+                        const Move m(std::uint16_t(kind | (promo << 12) | (sq_to << 6) | sq_from));
+                        ASSERT_EQ(p.is_legal(m), legal.contains(m)) << f << " " << sq_from << "-" << sq_to;
+                    }
+                }
+        for (Move m : legal) ASSERT_EQ(p.gives_check(m), p.after(m).in_check()) << f << " " << move_to_uci(p, m);
+    }
 }
 
 // ---------------------------------------------------------------- R7
@@ -226,7 +251,9 @@ TEST(PositionR2, RandomPlayoutProperties) {
             auto reread = position_from_fen(fen, pos.is_chess960());
             ASSERT_TRUE(reread.ok()) << reread.error().message;
             ASSERT_EQ(to_fen(*reread), fen);
-            if (pos.ep_square() == pos.pseudo_ep_square()) ASSERT_EQ(*reread, pos);
+            if (pos.ep_square() == pos.pseudo_ep_square()) {
+                ASSERT_EQ(*reread, pos);
+            }
             ASSERT_EQ(as_set(legal_moves(*reread)), all_set);
 
             if (all.empty()) {

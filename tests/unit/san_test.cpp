@@ -1,4 +1,5 @@
-// Tests of SAN writing and tolerant reading (N3, R17, P17).
+// Tests of SAN writing and tolerant reading (N3, R17, P17; FIDE Laws Appendix C,
+// C.3 for localised piece letters, C.13 for the signs). See docs/laws.md.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 

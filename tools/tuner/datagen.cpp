@@ -35,7 +35,10 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(argc > 4 ? std::strtoull(argv[4], nullptr, 10) : std::random_device{}());
 
     Engine engine;
-    (void)engine.set_option("Hash", "16");
+    if (auto hash = engine.set_hash_mb(16); !hash) {
+        std::cerr << "datagen: " << hash.error().message << "\n";
+        return 1;
+    }
     const auto start = std::chrono::steady_clock::now();
     long games = 0, positions = 0;
     while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
