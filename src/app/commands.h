@@ -21,5 +21,6 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run);
 void add_pair_command(CLI::App& parent, std::function<int()>& run);
 void add_standings_command(CLI::App& parent, std::function<int()>& run);
 void add_roundrobin_command(CLI::App& parent, std::function<int()>& run);
+void add_helpmate_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app
