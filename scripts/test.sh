@@ -7,6 +7,7 @@
 #   2. ASan+UBSan build (build-asan/), unit tests    memory and UB errors
 #   2b. web UI build; browser tests (Chromium) and server tests against a real
 #       `outpost serve`                              web/test-artifacts/ keeps screenshots
+#   2c. TSan build (build-tsan/), threaded tests     data races (hub, robot pool, storage, search threads)
 #   3. libFuzzer targets (build-fuzz/, clang)        FUZZ_SECONDS each (default 20)
 #   4. every test of the Release build (unit+slow)   one ctest run, printed last
 #
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 FUZZ_SEED=${FUZZ_SEED:-1}
-FUZZ_TARGETS=(fuzz_fen fuzz_uci fuzz_san fuzz_pgn)
+FUZZ_TARGETS=(fuzz_fen fuzz_uci fuzz_san fuzz_pgn fuzz_time_control fuzz_server)
 START=$SECONDS
 
 step() { printf '\n==== [%4ds] %s\n' "$((SECONDS - START))" "$*"; }
@@ -39,7 +40,9 @@ bash scripts/signature.sh build/src/app/outpost
 step "Web UI: build, then browser and server tests against a real outpost serve"
 (cd web && npm ci --no-audit --no-fund && npm run build)
 web_dir=$(mktemp -d)
-build/src/app/outpost serve --port 0 --db "$web_dir/test.db" --web web/dist >"$web_dir/serve.log" 2>&1 &
+# The browser tests open many pages at once from one address: no per-address limits here
+# (tests/unit/server_edge_net_test.cpp tests them).
+build/src/app/outpost serve --port 0 --no-client-limits --db "$web_dir/test.db" --web web/dist >"$web_dir/serve.log" 2>&1 &
 serve_pid=$!
 for _ in $(seq 100); do grep -q "serving on" "$web_dir/serve.log" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://[^:]*:\([0-9]*\)/.*|\1|p' "$web_dir/serve.log" | head -n 1)
@@ -62,6 +65,15 @@ step "Unit tests, ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:strict_init_order=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -L unit -j "$JOBS"
+
+step "ThreadSanitizer build (build-tsan/), threaded tests"
+# Only the tests whose code runs on several threads: the hub (and its storage), the
+# robot pool, the network edge against a real server, the engine's search threads.
+TSAN_TESTS='^(Fixture|Hub|Room|Storage|Robot|Edge|SeatTokens|EngineSearch\.TwoThreads|EngineUci\.(StopEnds|InfiniteSearch|Ponderhit|CommandsWhileSearching|TwoThreads))'
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS=-O1" -DOUTPOST_TSAN=ON
+cmake --build build-tsan -j "$JOBS" --target outpost_tests outpost
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build-tsan --output-on-failure -R "$TSAN_TESTS" -j "$JOBS"
 
 step "Fuzzers (build-fuzz/: clang, libFuzzer, ASan + UBSan), ${FUZZ_SECONDS}s each"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DOUTPOST_FUZZ=ON -DOUTPOST_BUILD_TESTS=OFF \

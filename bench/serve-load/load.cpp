@@ -183,9 +183,13 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
     }
 }
 
-awaitable<void> run(std::vector<GameSlot>& slots) {
-    auto ex = co_await asio::this_coro::executor;
-    for (size_t i = 0; i < slots.size(); ++i) {
+// Creates the games share by share: Creators requests in flight at once, as many
+// people would (the server stores them in batches); the players connect when all
+// games exist.
+constexpr size_t Creators = 32;
+
+awaitable<void> create_games(std::vector<GameSlot>& slots, size_t first, bool& failed) {
+    for (size_t i = first; i < slots.size() && !failed; i += Creators) {
         const bool hotseat = int(i) < opts.hotseat;
         std::string body = co_await http_post(
             "/api/v1/games", hotseat ? R"({"v":1,"opponent":"hotseat","time_control":"15+10","casual":false})"
@@ -193,12 +197,16 @@ awaitable<void> run(std::vector<GameSlot>& slots) {
         json j = json::parse(body, nullptr, false);
         if (j.is_discarded() || !j.contains("game")) {
             std::cerr << "create failed: " << body << "\n";
+            failed = true;
             co_return;
         }
         slots[i].id = j["game"];
         slots[i].token[0] = j["seats"]["white"];
         slots[i].token[1] = j["seats"]["black"];
     }
+}
+
+void start_players(asio::any_io_executor ex, std::vector<GameSlot>& slots) {
     for (size_t i = 0; i < slots.size(); ++i)
         for (int side = 0; side < 2; ++side) {
             const bool hotseat = int(i) < opts.hotseat;
@@ -207,6 +215,18 @@ awaitable<void> run(std::vector<GameSlot>& slots) {
                 if (e) ++stats.errors;
             });
         }
+}
+
+awaitable<void> run(std::vector<GameSlot>& slots) {
+    auto ex = co_await asio::this_coro::executor;
+    static bool failed = false;
+    static size_t creating = Creators;
+    for (size_t k = 0; k < Creators; ++k)
+        asio::co_spawn(ex, create_games(slots, k, failed), [ex, &slots](std::exception_ptr e) {
+            if (e) failed = true;
+            if (--creating == 0 && !failed) start_players(ex, slots);
+        });
+    co_return;
 }
 
 }  // namespace

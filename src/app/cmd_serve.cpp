@@ -15,8 +15,21 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)");
     cmd->add_option("--web", cfg->web_dir, "Directory of the built web UI");
     cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
-    cmd->add_option("--robot-threads", cfg->robot_threads, "Threads that think for the robot")->check(CLI::Range(1, 64));
+    cmd->add_option("--robot-threads", cfg->robot_threads,
+                    "Threads that think for the robot (0: one per core), plus one for the quick levels")
+        ->check(CLI::Range(0, 64));
+    cmd->add_option("--allow-origin", cfg->allowed_origins,
+                    "Another origin whose pages may open WebSockets (e.g. https://club.example.org; * for any); repeatable");
+    cmd->add_option("--max-connections-per-ip", cfg->limits.connections_per_ip, "Open connections of one address")
+        ->check(CLI::Range(1, 1'000'000));
+    cmd->add_option("--send-queue-bytes", cfg->limits.send_queue_bytes,
+                    "Unsent data a connection may hold; a slower reader is disconnected")
+        ->check(CLI::Range(size_t(1024), size_t(1) << 40));
+    cmd->add_flag("!--no-client-limits", cfg->limits.enabled,
+                  "No per-address rate limits or connection cap (benchmarks from one address)");
     cmd->add_flag("--sync-full", cfg->sync_full, "Also survive an operating-system crash (slower writes)");
+    cmd->add_option("--max-open-games", cfg->max_open_games, "Unfinished games one client address may have (0: no cap)")
+        ->check(CLI::Range(0, 1'000'000));
     cmd->callback([cfg, &run] { run = [cfg] { return server::run_server(*cfg); }; });
 }
 

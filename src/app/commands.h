@@ -17,5 +17,10 @@ void add_match_command(CLI::App& parent, std::function<int()>& run);
 void add_uci_command(CLI::App& parent, std::function<int()>& run);
 void add_bench_command(CLI::App& parent, std::function<int()>& run);
 void add_serve_command(CLI::App& parent, std::function<int()>& run);
+// Club events (cmd_club.cpp).
+void add_pair_command(CLI::App& parent, std::function<int()>& run);
+void add_standings_command(CLI::App& parent, std::function<int()>& run);
+void add_roundrobin_command(CLI::App& parent, std::function<int()>& run);
+void add_helpmate_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app

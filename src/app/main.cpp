@@ -14,6 +14,10 @@ int main(int argc, char** argv) {
     outpost::app::add_uci_command(app, run);
     outpost::app::add_bench_command(app, run);
     outpost::app::add_serve_command(app, run);
+    outpost::app::add_pair_command(app, run);
+    outpost::app::add_standings_command(app, run);
+    outpost::app::add_roundrobin_command(app, run);
+    outpost::app::add_helpmate_command(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -25,6 +25,12 @@ constexpr Bitboard FILE_A_BB = 0x0101010101010101ULL;
 constexpr Bitboard FILE_H_BB = FILE_A_BB << 7;
 constexpr Bitboard RANK_1_BB = 0xFFULL;
 constexpr Bitboard RANK_8_BB = RANK_1_BB << 56;
+// Square colours (R1: a1 is dark, h1 light). A bishop never leaves its colour, and a
+// pawn attacks squares of the colour it stands on.
+constexpr Bitboard DARK_SQUARES_BB = 0xAA55AA55AA55AA55ULL;
+constexpr Bitboard LIGHT_SQUARES_BB = ~DARK_SQUARES_BB;
+// True when every square of b has one colour (also when b is empty).
+constexpr bool one_square_colour(Bitboard b) { return !(b & DARK_SQUARES_BB) || !(b & LIGHT_SQUARES_BB); }
 
 constexpr Bitboard file_bb(File f) { return FILE_A_BB << f; }
 constexpr Bitboard rank_bb(Rank r) { return RANK_1_BB << (8 * r); }

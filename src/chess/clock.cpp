@@ -130,6 +130,8 @@ Result<TimeControl> parse_time_control(std::string_view text) {
     // Correspondence: Nd or Nd/Md.
     if (text.back() == 'd' && text.find('+') == std::string_view::npos && text.find(':') == std::string_view::npos) {
         const size_t slash = text.find('/');
+        // "/1d": nothing before the slash (text[slash - 1] would read before the text).
+        if (slash == 0) return make_error(shown + ": write correspondence as 3d or 3d/14d");
         auto per = parse_int(text.substr(0, slash == std::string_view::npos ? text.size() - 1 : slash - 1));
         if (slash != std::string_view::npos && text[slash - 1] != 'd')
             return make_error(shown + ": write correspondence as 3d or 3d/14d");
@@ -178,6 +180,12 @@ Result<TimeControl> parse_time_control(std::string_view text) {
         if (tc.periods[i].moves == 0)
             return make_error(shown + ": only the last period may be without a move count");
     return tc;
+}
+
+Millis LagQuota::take(Millis lag, Millis elapsed) {
+    const Millis credit = std::max<Millis>(0, std::min({lag, bank, elapsed}));
+    bank = std::min(Max, bank - credit + PerMove);
+    return credit;
 }
 
 Clock::Clock(TimeControl tc, TimeSource now) : tc_(std::move(tc)), now_(std::move(now)) {
@@ -261,7 +269,8 @@ bool Clock::press(Color mover, Millis lag) {
         running_ = mover;
     }
     const Period& p = period_of(mover);
-    const Millis elapsed = std::max<Millis>(0, now - turn_started_ - std::max<Millis>(0, lag));
+    last_credit_[mover] = lag_[mover].take(lag, now - turn_started_);
+    const Millis elapsed = std::max<Millis>(0, now - turn_started_ - last_credit_[mover]);
     Millis used = elapsed;
     if (p.delay_mode == DelayMode::SIMPLE) used = std::max<Millis>(0, elapsed - p.delay);
     if (remaining_[mover] - used <= 0) {

@@ -73,6 +73,21 @@ struct TimeControl {
 //   -               no clock
 Result<TimeControl> parse_time_control(std::string_view text);
 
+// C5 lag compensation, bounded by a quota (the rule lichess uses): each player has a
+// bank of lag credit. A move's credit is the lag the server gives for it, but never
+// more than the bank holds (nor more than the turn took); the credit is taken from
+// the bank, which then refills by PerMove, up to Max. A player on a steady 100 ms
+// connection is fully compensated; a client that claims lag it does not have gets
+// at most PerMove a move after the first moves, not its claim.
+struct LagQuota {
+    static constexpr Millis Initial = 300;
+    static constexpr Millis PerMove = 100;
+    static constexpr Millis Max = 700;
+    Millis bank = Initial;
+    // The credit for a move that claims `lag` and took `elapsed`; updates the bank.
+    Millis take(Millis lag, Millis elapsed);
+};
+
 // Two clocks, only one running (C1). Press is the completion of a move.
 class Clock {
 public:
@@ -92,9 +107,13 @@ public:
 
     // The player `mover` completes a move: their clock stops, increment/delay and
     // period changes are applied, and the opponent's clock starts. `lag` is time to
-    // credit back for network transit (C5), bounded by the caller. Returns false when
-    // the mover's flag had already fallen (the move came too late).
+    // credit back for network transit (C5), bounded by the caller (by what it measured)
+    // and here by the mover's lag quota (LagQuota). Returns false when the mover's flag
+    // had already fallen (the move came too late).
     bool press(Color mover, Millis lag = 0);
+    // What is left in c's lag-credit bank, and the credit its last move got.
+    Millis lag_bank(Color c) const { return lag_[c].bank; }
+    Millis last_lag_credit(Color c) const { return last_credit_[c]; }
 
     // Main time left for c now (a running simple delay is not counted down from
     // it, as on a digital clock); zero or less once the flag has fallen.
@@ -134,6 +153,8 @@ private:
     std::optional<Color> running_;
     Millis turn_started_ = 0;
     std::array<std::optional<Millis>, COLOR_NB> flagged_at_{};
+    std::array<LagQuota, COLOR_NB> lag_{};
+    std::array<Millis, COLOR_NB> last_credit_{};
 };
 
 }  // namespace outpost

@@ -1,116 +1,147 @@
-// Outpost — dead positions and mating ability.
+// Outpost — dead positions and mating ability: the static proofs and the front door.
 // SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Two static proofs that a side can never mate, both cheap enough to run at every
+// node of the helpmate search (helpmate.cpp), which they prune:
+//  1. Material (Position::has_insufficient_material): the per-side rule.
+//  2. A frozen pawn structure. When no pawn can ever move (each is blocked by a pawn
+//     that is itself blocked) and no pawn can ever capture or be captured, the pawns
+//     are walls for good. Every other piece then moves inside a region that we can
+//     flood-fill through the walls; if some region touches a square where a pawn
+//     could take it, or lets a piece take a pawn, the pawns are not permanent and the
+//     proof gives up. Otherwise the winner can mate only if one of its pieces can
+//     some day attack a square of the losing king's region; if none can, the winner
+//     can never even give check. This covers bishops locked to one colour by a chain
+//     of pawns on the other colour, rooks and knights shut behind their own pawns,
+//     and kings on either side of a blocked chain.
 #include "chess/dead_position.h"
 
-#include <deque>
-#include <unordered_set>
-
+#include "chess/helpmate.h"
 #include "chess/movegen.h"
 
 namespace outpost {
 namespace {
 
-constexpr Bitboard DarkSquares = 0xAA55AA55AA55AA55ULL;
-
 Bitboard king_step(Bitboard b) {
-    Bitboard h = b | shift<EAST>(b) | shift<WEST>(b);
+    const Bitboard h = b | shift<EAST>(b) | shift<WEST>(b);
     return h | shift<NORTH>(h) | shift<SOUTH>(h);
 }
 
-// Kings and pawns only, every pawn frozen: each one's front square holds a pawn
-// and no capture is possible now. Then pawns can only change if a king takes one.
-// A king can reach only squares free of pawns and of enemy pawn attacks; if no
-// king's region touches an enemy pawn that no other enemy pawn protects, nothing
-// can ever change, no piece can ever give check, and the position is dead.
-bool frozen_pawns_dead(const Position& pos) {
-    const Bitboard pawns = pos.pieces(PAWN);
-    if (pos.pieces() != (pawns | pos.pieces(KING)) || pos.in_check()) return false;
-    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
-    if ((shift<NORTH>(wp) & ~pawns) || (shift<SOUTH>(bp) & ~pawns)) return false;  // a pawn can advance
-    const Bitboard w_att = pawn_attacks_bb<WHITE>(wp), b_att = pawn_attacks_bb<BLACK>(bp);
-    if ((w_att & pos.pieces(BLACK)) || (b_att & pos.pieces(WHITE))) return false;  // a pawn can capture
-
-    for (Color c : {WHITE, BLACK}) {
-        const Bitboard enemy_attacks = c == WHITE ? b_att : w_att;
-        const Bitboard allowed = ~pawns & ~enemy_attacks;
-        Bitboard region = pos.pieces(c, KING), grown = region;
-        do {
-            region = grown;
-            grown = region | (king_step(region) & allowed);
-        } while (grown != region);
-        const Bitboard takeable = pos.pieces(~c, PAWN) & ~enemy_attacks;  // enemy pawns no enemy pawn protects
-        if (king_step(region) & takeable) return false;
-    }
-    return true;
+Bitboard knight_step(Bitboard b) {
+    Bitboard out = 0;
+    while (b) out |= knight_attacks(pop_lsb(b));
+    return out;
 }
 
-bool only_king(const Position& pos, Color c) { return pos.pieces(c) == pos.pieces(c, KING); }
+Bitboard slider_step(PieceType pt, Bitboard from, Bitboard walls) {
+    Bitboard out = 0;
+    while (from) out |= attacks_bb(pt, pop_lsb(from), walls);
+    return out;
+}
 
-// Material with which `side` can never mate, whatever the opponent has.
-bool side_material_cannot_mate(const Position& pos, Color side) {
-    if (only_king(pos, side)) return true;
-    const Color o = ~side;
-    if (pos.pieces(side, PAWN) || pos.pieces(side, ROOK) || pos.pieces(side, QUEEN)) return false;
-    const Bitboard knights = pos.pieces(side, KNIGHT), bishops = pos.pieces(side, BISHOP);
-    // A single minor piece against a bare king.
-    if (popcount(knights | bishops) == 1 && only_king(pos, o)) return true;
-    // Bishops only, and every bishop on the board on squares of one colour, the
-    // opponent having nothing but bishops: no square of the other colour can ever be
-    // attacked by a piece other than a king.
-    if (!knights) {
-        const Bitboard all_bishops = pos.pieces(BISHOP);
-        const bool one_colour = !(all_bishops & DarkSquares) || !(all_bishops & ~DarkSquares);
-        if (one_colour && pos.pieces(o) == (pos.pieces(o, KING) | pos.pieces(o, BISHOP))) return true;
+// Pawns that can never move forward: the square ahead holds a pawn that can never
+// move either (an enemy pawn blocked by this one, or a frozen pawn of either colour).
+Bitboard frozen_pawns(const Position& pos) {
+    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
+    Bitboard frozen = wp | bp;
+    for (;;) {
+        const Bitboard next = (wp & frozen & shift<SOUTH>(frozen)) | (bp & frozen & shift<NORTH>(frozen));
+        if (next == frozen) return frozen;
+        frozen = next;
     }
-    return false;
+}
+
+bool frozen_structure_cannot_mate(const Position& pos, Color side) {
+    const Bitboard pawns = pos.pieces(PAWN);
+    if (!pawns || frozen_pawns(pos) != pawns) return false;
+    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
+    const Bitboard pawn_attacks_of[COLOR_NB] = {pawn_attacks_bb<WHITE>(wp), pawn_attacks_bb<BLACK>(bp)};
+    if ((pawn_attacks_of[WHITE] & bp) || (pawn_attacks_of[BLACK] & wp)) return false;  // a pawn can take a pawn
+    if (pos.ep_square() != SQ_NONE) return false;
+
+    Bitboard winner_reach = 0;  // squares the winner's pieces may ever attack
+    Bitboard loser_king_region = 0;
+    for (Color c : {WHITE, BLACK}) {
+        const Bitboard danger = pawn_attacks_of[~c];  // where an enemy pawn could take
+        const Bitboard enemy_pawns = pos.pieces(~c, PAWN);
+        Bitboard pieces = pos.pieces(c) & ~pos.pieces(c, PAWN);
+        while (pieces) {
+            const Square s = pop_lsb(pieces);
+            const PieceType pt = type_of(pos.piece_on(s));
+            Bitboard region = square_bb(s);
+            if (pt == KING) {
+                // A king never enters a square a pawn attacks; it may take a pawn
+                // that no other pawn defends.
+                for (Bitboard grown = region;; region = grown) {
+                    grown = region | (king_step(region) & ~pawns & ~danger);
+                    if (grown == region) break;
+                }
+                if (king_step(region) & enemy_pawns & ~danger) return false;
+                if (c != side) loser_king_region = region;
+                continue;
+            }
+            Bitboard reach;
+            for (;;) {
+                reach = pt == KNIGHT ? knight_step(region) : slider_step(pt, region, pawns);
+                const Bitboard grown = region | (reach & ~pawns);
+                if (grown == region) break;
+                region = grown;
+            }
+            if ((region & danger) || (reach & enemy_pawns)) return false;
+            if (c == side) winner_reach |= reach;
+        }
+    }
+    return !(winner_reach & loser_king_region);
 }
 
 }  // namespace
 
-bool is_dead_position(const Position& pos) {
-    if (pos.is_insufficient_material()) return true;
-    if (side_material_cannot_mate(pos, WHITE) && side_material_cannot_mate(pos, BLACK)) return true;
-    return frozen_pawns_dead(pos);
+bool statically_cannot_mate(const Position& pos, Color side) {
+    return pos.has_insufficient_material(side) || frozen_structure_cannot_mate(pos, side);
 }
 
-MateAbility can_checkmate(const Position& pos, Color side, std::uint64_t node_budget) {
-    if (side_material_cannot_mate(pos, side) || is_dead_position(pos)) return MateAbility::CANNOT_MATE;
-    // A pawn, rook or queen that is not frozen can always be part of some mate; a
-    // search there would only burn the budget to reach the same answer.
-    if (pos.pieces(side, PAWN) || pos.pieces(side, ROOK) || pos.pieces(side, QUEEN)) return MateAbility::CAN_MATE;
+MateAnswer can_checkmate(const Position& pos, Color side, const MateBudget& budget) {
+    if (pos.side_to_move() == ~side && pos.is_checkmate()) return {MateAbility::CAN_MATE, {}, 0};  // mated already
+    if (statically_cannot_mate(pos, side)) return {MateAbility::CANNOT_MATE, {}, 0};
+    return detail::helpmate_search(pos, side, budget);
+}
 
-    // Breadth-first over every position reachable from here, both sides choosing
-    // the moves. Finding one where the opponent is mated proves CAN_MATE; visiting
-    // them all without one proves CANNOT_MATE. Positions where the game would have
-    // ended (mate, stalemate, dead position) are not expanded.
-    std::unordered_set<Key> seen;
-    std::deque<Position> queue;
-    seen.insert(pos.repetition_key());
-    queue.push_back(pos);
-    std::uint64_t nodes = 0;
-    while (!queue.empty()) {
-        if (++nodes > node_budget) return MateAbility::CAN_MATE;
-        const Position cur = queue.front();
-        queue.pop_front();
-        const MoveList moves = legal_moves(cur);
-        if (moves.empty()) {
-            if (cur.in_check() && cur.side_to_move() == ~side) return MateAbility::CAN_MATE;
-            continue;
-        }
-        if (cur.is_insufficient_material()) continue;
-        for (Move m : moves) {
-            Position next = cur.after(m);
-            if (seen.insert(next.repetition_key()).second) queue.push_back(next);
-        }
+Unwinnability analyse_unwinnability(const Position& pos, const MateBudget& budget) {
+    return {can_checkmate(pos, WHITE, budget), can_checkmate(pos, BLACK, budget)};
+}
+
+Deadness dead_position(const Position& pos, const MateBudget& budget) {
+    // Statics for both sides first: most live positions are settled by the search
+    // for the first side, most dead ones by statics alone.
+    const bool white_cannot = statically_cannot_mate(pos, WHITE);
+    const bool black_cannot = statically_cannot_mate(pos, BLACK);
+    if (white_cannot && black_cannot) return Deadness::DEAD;
+    bool unknown = false;
+    // The side to move's opponent first: a mate right after the mover's move is the
+    // commonest short helpmate in a real game.
+    for (Color c : {~pos.side_to_move(), pos.side_to_move()}) {
+        if (c == WHITE ? white_cannot : black_cannot) continue;
+        const MateAnswer a = can_checkmate(pos, c, budget);
+        if (a.ability == MateAbility::CAN_MATE) return Deadness::ALIVE;
+        if (a.ability == MateAbility::UNKNOWN) unknown = true;
     }
-    return MateAbility::CANNOT_MATE;
+    return unknown ? Deadness::UNKNOWN : Deadness::DEAD;
+}
+
+Deadness dead_position_after_move(const Position& pos, std::uint64_t budget) {
+    // Few enough moves that the positions reachable in a few plies stay within a
+    // small budget; measured on the published vectors and self-play games.
+    constexpr std::uint64_t MaxMovesForSearch = 8;
+    if (statically_cannot_mate(pos, WHITE) && statically_cannot_mate(pos, BLACK)) return Deadness::DEAD;
+    if (count_legal_moves(pos) > MaxMovesForSearch) return Deadness::UNKNOWN;
+    return dead_position(pos, {budget, {}});
 }
 
 bool uscf_insufficient_material_to_win(const Position& pos, Color side) {
     if (pos.pieces(side, PAWN) || pos.pieces(side, ROOK) || pos.pieces(side, QUEEN)) return false;
     const int knights = popcount(pos.pieces(side, KNIGHT)), bishops = popcount(pos.pieces(side, BISHOP));
     if (knights + bishops <= 1) return true;
-    return bishops == 0 && knights == 2 && only_king(pos, ~side);
+    return bishops == 0 && knights == 2 && pos.pieces(~side) == pos.pieces(~side, KING);
 }
 
 }  // namespace outpost

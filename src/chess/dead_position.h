@@ -1,36 +1,69 @@
-// Outpost — dead positions (R7) and whether a side can still mate (R11).
+// Outpost — who can still win: dead positions (R7, FIDE 5.2.2) and flag fall (R11,
+// FIDE 6.9).
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Both questions ask whether some sequence of legal moves leads to checkmate. The
-// answers here are sound in one direction: "dead" and "cannot mate" are said only
-// when proven; when unsure the answer is "not dead" / "can mate", which is the
-// answer that never takes a result away from a player who might have earned it.
+// Both Laws ask the same question of a side: can it checkmate the opponent by some
+// series of legal moves, the opponent helping (a helpmate)? can_checkmate answers it
+// in three ways:
+//   CAN_MATE     with the helpmate line found (so the answer can be replayed),
+//   CANNOT_MATE  proved (a static proof, or a search that saw every position it
+//                could reach without a mate by that side),
+//   UNKNOWN      only when the caller's budget ran out first.
+// It is sound: never CANNOT_MATE where a helpmate exists. The proofs and the search
+// are described in dead_position.cpp and helpmate.cpp.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "chess/position.h"
 
 namespace outpost {
 
-// R7: no sequence of legal moves can lead to checkmate for either side. Covers the
-// FIDE material cases and positions whose pawns are frozen for good (locked chains
-// with only kings behind them, the kings unable to reach any pawn they could take).
-bool is_dead_position(const Position& pos);
+enum class MateAbility : std::uint8_t { CAN_MATE, CANNOT_MATE, UNKNOWN };
 
-enum class MateAbility : std::uint8_t {
-    CAN_MATE,     // a mate by `side` was found, or the search could not rule one out
-    CANNOT_MATE,  // proven: no series of legal moves lets `side` checkmate
+// What the caller allows. The rules core reads no clock: a caller that wants a time
+// limit passes `out_of_time`, which the search asks every few hundred positions.
+struct MateBudget {
+    std::uint64_t nodes = 200000;        // positions the search may visit
+    std::function<bool()> out_of_time;   // empty: no time limit
 };
 
-// R11: can `side` checkmate the opponent by any series of legal moves (both sides
-// cooperating)? Static rules first (a lone king, a lone minor piece against a bare
-// king, bishops of one colour, frozen pawns; a free pawn, rook or queen can always
-// mate), then, for minor pieces only, a cooperative search over the
-// positions reachable from here: if every reachable position is visited without
-// finding a mate by `side`, it cannot mate; if `node_budget` runs out first, the
-// answer is CAN_MATE.
-MateAbility can_checkmate(const Position& pos, Color side, std::uint64_t node_budget = 20000);
+struct MateAnswer {
+    MateAbility ability = MateAbility::UNKNOWN;
+    std::vector<Move> line;      // CAN_MATE: legal moves from the position ending in mate
+    std::uint64_t nodes = 0;     // positions visited
+};
+
+// Can `side` checkmate the opponent by any series of legal moves from `pos`?
+MateAnswer can_checkmate(const Position& pos, Color side, const MateBudget& budget = {});
+
+// Both sides at once (the labels of the published test vectors: "WB", "W-", "-B",
+// "--"). The budget holds for each side separately.
+struct Unwinnability {
+    MateAnswer white, black;
+    const MateAnswer& of(Color c) const { return c == WHITE ? white : black; }
+};
+Unwinnability analyse_unwinnability(const Position& pos, const MateBudget& budget = {});
+
+enum class Deadness : std::uint8_t { ALIVE, DEAD, UNKNOWN };
+// R7: dead when neither side can mate. Stops at the first side found able to mate.
+Deadness dead_position(const Position& pos, const MateBudget& budget = {});
+// The Laws' default where the budget runs out: not dead, the game goes on.
+inline bool is_dead_position(const Position& pos, const MateBudget& budget = {}) {
+    return dead_position(pos, budget) == Deadness::DEAD;
+}
+
+// The test a game runs after every move (R7): the static proofs for both sides, and
+// the search only where the side to move has few legal moves (forced play, where a
+// small budget can see every reachable position); elsewhere a small budget could only
+// run out, so it is not spent. UNKNOWN means "not proved dead": the game goes on.
+Deadness dead_position_after_move(const Position& pos, std::uint64_t budget);
+
+// A cheap static proof only (no search): true means `side` can never mate. Used to
+// prune the search; exposed for tests.
+bool statically_cannot_mate(const Position& pos, Color side);
 
 // US Chess rule 14E: the opponent of the player whose flag fell has "insufficient
 // material to win" (a lone king; king and bishop or king and knight; king and two

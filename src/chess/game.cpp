@@ -115,7 +115,7 @@ void Game::update_after_move() {
         else finish(std::nullopt, Status::STALEMATE);
         return;
     }
-    if (is_dead_position(pos)) return finish(std::nullopt, Status::DEAD_POSITION);
+    if (dead_position_after_move(pos, options_.dead_position_budget) == Deadness::DEAD) return finish(std::nullopt, Status::DEAD_POSITION);
     const int reps = repetitions();
     if (reps >= 5) return finish(std::nullopt, Status::FIVEFOLD_REPETITION);
     if (pos.halfmove_clock() >= 150) return finish(std::nullopt, Status::SEVENTY_FIVE_MOVES);
@@ -129,7 +129,7 @@ Status Game::automatic_status() const {
     // Deliberately naive: every earlier position compared in full.
     const Position& pos = position();
     if (legal_moves(pos).empty()) return pos.in_check() ? Status::CHECKMATE : Status::STALEMATE;
-    if (is_dead_position(pos)) return Status::DEAD_POSITION;
+    if (dead_position_after_move(pos, options_.dead_position_budget) == Deadness::DEAD) return Status::DEAD_POSITION;
     int reps = 0;
     for (const Position& q : positions_) reps += same_position_for_repetition(pos, q);
     if (reps >= 5) return Status::FIVEFOLD_REPETITION;
@@ -260,7 +260,9 @@ Result<Outcome> Game::flag_fell(Color who) {
     if (is_over()) return game_over_error(outcome_);
     const Color opponent = ~who;
     const Position& pos = position();
-    bool draw = can_checkmate(pos, opponent, options_.mate_search_budget) == MateAbility::CANNOT_MATE;
+    // FIDE 6.9: a draw only when the opponent provably cannot mate; a search that
+    // runs out of budget leaves the loss standing.
+    bool draw = can_checkmate(pos, opponent, {options_.mate_search_budget, {}}).ability == MateAbility::CANNOT_MATE;
     if (options_.flag_rule == FlagRule::US_CHESS && uscf_insufficient_material_to_win(pos, opponent)) draw = true;
     if (draw) finish(std::nullopt, Status::TIMEOUT_DRAW);
     else finish(opponent, Status::TIMEOUT);

@@ -70,7 +70,15 @@ struct GameOptions {
     bool auto_claim_draws = false;    // R12: casual games end at threefold/fifty at once
     int no_draw_offers_before = 0;    // R8: offers allowed from this move number on (0: always)
     FlagRule flag_rule = FlagRule::FIDE;
-    std::uint64_t mate_search_budget = 20000;  // nodes for the R11 "can mate" search
+    // Positions the helpmate search (dead_position.h) may visit per side. Where it runs
+    // out, the Laws' default holds: the game goes on, the flag-fall loss stands.
+    // At a flag fall (R11), once a game: about 0.1 s at most.
+    std::uint64_t mate_search_budget = 200000;
+    // After every move (R7), on top of the static proofs, which settle frozen pawn
+    // structures and material at any size; searched only in forced play (see
+    // dead_position_after_move), so the average stays far under a millisecond a move
+    // (bench/helpmate).
+    std::uint64_t dead_position_budget = 2000;
 };
 
 // R18: what is written down when a game is adjourned.

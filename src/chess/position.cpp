@@ -370,37 +370,17 @@ bool Position::gives_check(Move m) const {
 bool Position::has_legal_moves() const { return count_legal_moves(*this) != 0; }
 
 bool Position::has_insufficient_material(Color c) const {
-    // Pawns, rooks or queens can always be part of a mate.
+    // A pawn, a rook or a queen can always take part in a mate.
     if (pieces(c, PAWN) || pieces(c, ROOK) || pieces(c, QUEEN)) return false;
-    const Bitboard knights = pieces(c, KNIGHT), bishops = pieces(c, BISHOP);
-    if (!knights && !bishops) return true;  // lone king
-    constexpr Bitboard DarkSquares = 0xAA55AA55AA55AA55ULL;
-    if (!knights) {
-        // Bishops all on one colour: they can mate only with help from an enemy
-        // piece that blocks (a knight, a pawn, or a bishop of the other colour).
-        const Bitboard all_bishops = pieces(BISHOP);
-        const bool one_colour = !(bishops & DarkSquares) || !(bishops & ~DarkSquares);
-        if (!one_colour) return false;
-        const Color o = ~c;
-        const Bitboard helpers = pieces(o, PAWN) | pieces(o, KNIGHT) | pieces(o, ROOK) | pieces(o, QUEEN);
-        if (helpers) return false;
-        return !(all_bishops & DarkSquares) || !(all_bishops & ~DarkSquares);
-    }
-    // A single knight and nothing else mates only against an enemy with pieces
-    // that can block; with no enemy material beyond the king it cannot.
-    if (!bishops && popcount(knights) == 1) return popcount(pieces(~c)) == 1;
-    return false;
-}
-
-bool Position::is_insufficient_material() const {
-    // FIDE material cases (R7): no sequence of legal moves can mate for either side.
-    if (pieces(PAWN) || pieces(ROOK) || pieces(QUEEN)) return false;
-    const Bitboard minors = pieces(KNIGHT) | pieces(BISHOP);
-    if (popcount(minors) <= 1) return true;  // K v K, K+minor v K
-    if (pieces(KNIGHT)) return false;
-    constexpr Bitboard DarkSquares = 0xAA55AA55AA55AA55ULL;
-    const Bitboard bishops = pieces(BISHOP);
-    return !(bishops & DarkSquares) || !(bishops & ~DarkSquares);  // bishops all on one colour
+    const Bitboard minors = pieces(c, KNIGHT) | pieces(c, BISHOP);
+    if (!minors) return true;  // a lone king
+    if (pieces(c, KNIGHT))
+        // One knight mates only where a piece of the mated side that cannot take it
+        // blocks the king: a pawn, knight, bishop or rook can, a queen cannot.
+        return !more_than_one(minors) && !(pieces(~c) & ~pieces(KING) & ~pieces(QUEEN));
+    // Bishops: all on one colour, no pawn or knight anywhere to stand on the other
+    // colour; a rook or queen next to the mated king could always interpose.
+    return one_square_colour(pieces(BISHOP)) && !pieces(PAWN) && !pieces(KNIGHT);
 }
 
 bool Position::operator==(const Position& o) const {

@@ -121,13 +121,17 @@ public:
     bool has_legal_moves() const;
     bool is_checkmate() const { return in_check() && !has_legal_moves(); }
     bool is_stalemate() const { return !in_check() && !has_legal_moves(); }
-    // The FIDE material cases of a dead position (R7): K v K, K+B v K, K+N v K, and
-    // any number of bishops all on squares of one colour on both sides.
-    bool is_insufficient_material() const;
-    // Whether colour c lacks the material to ever mate (for the US Chess flag rule
-    // and quick dead-position tests): a lone king, K+N, or bishops on one colour only
-    // while the other side has no pieces to help (checked precisely by the game layer).
+    // Whether colour c lacks the material ever to mate, whatever the moves (the rule
+    // lichess's scalachess and chessops use): a lone king; a lone knight against a
+    // king with nothing but queens (a queen cannot block a knight's mate without
+    // taking the knight); bishops, when every bishop on the board stands on one
+    // colour and there are no pawns or knights to block on the other colour.
     bool has_insufficient_material(Color c) const;
+    // The FIDE material cases of a dead position (R7), derived from the rule per side:
+    // K v K, K+B v K, K+N v K, and bishops all on one colour on both sides.
+    bool is_insufficient_material() const {
+        return has_insufficient_material(WHITE) && has_insufficient_material(BLACK);
+    }
 
     bool operator==(const Position& o) const;
 

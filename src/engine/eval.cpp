@@ -218,9 +218,7 @@ private:
             }
         }
         if constexpr (Pt == BISHOP) {
-            constexpr Bitboard Dark = 0xAA55AA55AA55AA55ULL;
-            const Bitboard bishops = pos_.pieces(c, BISHOP);
-            if ((bishops & Dark) && (bishops & ~Dark)) add(c, T_BISHOP_PAIR);
+            if (!one_square_colour(pos_.pieces(c, BISHOP))) add(c, T_BISHOP_PAIR);
         }
     }
 
@@ -309,10 +307,9 @@ private:
         // Without pawns, an edge of a minor piece or less rarely wins.
         if (!pos_.pieces(strong, PAWN) && non_pawn(strong) - non_pawn(weak) <= 3) return non_pawn(strong) <= 3 ? 0 : 16;
         // Bishops of opposite colours alone with pawns: notoriously drawish.
-        constexpr Bitboard Dark = 0xAA55AA55AA55AA55ULL;
         const Bitboard wb = pos_.pieces(WHITE, BISHOP), bb = pos_.pieces(BLACK, BISHOP);
         if (popcount(wb) == 1 && popcount(bb) == 1 && !pos_.pieces(KNIGHT) && !pos_.pieces(ROOK) &&
-            !pos_.pieces(QUEEN) && bool(wb & Dark) != bool(bb & Dark))
+            !pos_.pieces(QUEEN) && bool(wb & DARK_SQUARES_BB) != bool(bb & DARK_SQUARES_BB))
             return 32;
         return 64;
     }

@@ -3,15 +3,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The hub is the authority over every live game. It knows no sockets and no timers:
-// the network layer hands it requests and messages, and the environment (HubEnv)
-// gives it the time, a way to be called back later, and a robot to ask for moves.
-// That keeps every rule of play testable with an exact fake clock. All public
-// functions are thread-safe (one mutex; nothing slow happens under it: the robot
-// thinks on its own threads and answers through on_robot_move).
+// the network layer hands it requests and messages (typed by protocol.h), and the
+// environment (HubEnv) gives it the time, a way to be called back later, and a robot
+// to ask for moves. That keeps every rule of play testable with an exact fake clock.
+// The games themselves are Rooms (room.h); what the hub adds is who may do what,
+// the limits, and the way of every change: room -> storage writer -> (durable) ->
+// messages. All public functions are thread-safe (one mutex; nothing slow happens
+// under it: the robot thinks on its own threads, the writer commits on its own).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <list>
+#include <unordered_map>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,31 +28,14 @@
 #include "chess/clock.h"
 #include "chess/game.h"
 #include "chess/result.h"
+#include "server/protocol.h"
+#include "server/room.h"
 #include "server/storage.h"
+#include "server/writer.h"
 
 namespace outpost::server {
 
-enum class Seat : std::uint8_t { WHITE_SEAT, BLACK_SEAT, BOTH, SPECTATOR };
-
-// A protocol error: a stable code (docs/protocol.md) and words for people.
-struct ProtocolError {
-    std::string code;
-    std::string message;
-    int http_status = 400;
-};
-template <class T>
-using Answer = std::variant<T, ProtocolError>;
-
-std::string error_json(const ProtocolError& e);
-
-// Someone following a game: a player's or a spectator's connection.
-class Subscriber {
-public:
-    virtual ~Subscriber() = default;
-    // Called under the hub's lock: must not block and must not call the hub.
-    virtual void deliver(std::shared_ptr<const std::string> message) = 0;
-};
-
+// What the hub asks the robot pool (robot.h): the position of one game, and the time.
 struct RobotRequest {
     std::string game_id;
     std::uint64_t request_id = 0;  // unique per request; the answer carries it back, and the
@@ -72,16 +59,19 @@ struct HubEnv {
     // The levels offered to players, with what is known of their strength.
     std::function<std::string()> levels_json;
     std::function<int(int level)> level_elo;                           // a level's approximate Elo
-    // Limits: games started without a first move are aborted after this (R14).
+    // Limits (docs/protocol.md, "Limits"). An invite game without both first moves is
+    // aborted after first_move_timeout_ms (R14), any other after unstarted_abort_ms.
     Millis first_move_timeout_ms = 60'000;
+    Millis unstarted_abort_ms = 3'600'000;
+    // A side to move that has had no connection to the game for this long (and has
+    // not moved for as long) has abandoned it: the opponent may claim (docs).
+    Millis abandonment_ms = 300'000;
     Millis max_lag_credit_ms = 300;
-};
-
-struct CreatedGame {
-    std::string id;
-    std::optional<std::string> white_token, black_token;
-    Seat you = Seat::WHITE_SEAT;
-    std::string json() const;
+    int max_open_games_per_client = 20;     // unfinished games one client may have created
+    size_t max_finished_in_memory = 1000;   // finished games kept in memory (LRU beyond)
+    int draw_offer_interval_plies = 20;     // a side offers a draw at most once per this many plies
+    // Writes go through a writer thread with group commit; tests may write inline.
+    bool inline_writes = false;
 };
 
 class Hub {
@@ -112,29 +102,65 @@ public:
 
     // For tests and the load benchmark.
     size_t live_games() const;
+    size_t rooms_in_memory() const;
+    // Waits until every write handed to the storage writer is durable and its
+    // messages delivered.
+    void flush();
+    const StorageWriter& writer() const { return writer_; }
 
 private:
-    struct Room;
-    Room* find(const std::string& id);
-    Answer<bool> act(Room& r, Seat seat, std::string_view type, const struct MessageFields& m, Millis lag_ms);
-    Answer<bool> apply_move(Room& r, Color mover, Move m, Millis lag_ms, std::optional<DrawClaim> claim);
-    void after_change(Room& r, bool one_move = false);  // one_move: a `move` message will do
-    void check_flags(Room& r);
+    // What a handled message changed: nothing to tell, the whole state, or one move.
+    enum class Change : std::uint8_t { NONE, STATE, MOVE };
+    using Handled = Answer<Change>;
+    struct Context {
+        Room& room;
+        Seat seat;
+        Color me;  // the colour acting: the seat's, or in a hotseat game the side to move
+        Millis lag_ms;
+    };
+    Handled handle(Context& c, const in::Move& m);
+    Handled handle(Context& c, const in::Claim& m);
+    Handled handle(Context& c, const in::Resign& m);
+    Handled handle(Context& c, const in::Abort& m);
+    Handled handle(Context& c, const in::Draw& m);
+    Handled handle(Context& c, const in::Takeback& m);
+    Handled handle(Context& c, const in::GiveTime& m);
+    Handled handle(Context& c, const in::Rematch& m);
+    Handled handle(Context&, const in::Ping&) { return Change::NONE; }  // answered before
+    Handled handle(Context&, const in::Sync&) { return Change::NONE; }
+    Answer<Move> read_move(const Room& r, const in::Move& m) const;
+
+    Answer<Room*> find(const std::string& id);
+    void touch(Room& r);  // LRU of finished rooms
+    void evict_finished();
+    // After a change: store it, and once it is durable send the messages (the move
+    // or the state) to everyone; re-arm the timer; ask the robot if it is to move.
+    void commit(Room& r, Change change, int ply_before);
+    GameWrite write_for(Room& r, int ply_before) const;
+    void end_game_tasks(Room& r);  // the robot's request is obsolete when a game ends
+    Millis credited_lag(Millis measured, std::optional<int> claimed) const;
+    bool check_timeouts(Room& r);   // flag fall, first-move and unstarted aborts
     void maybe_ask_robot(Room& r);
     void schedule(Room& r);
-    void broadcast(Room& r);
-    void broadcast_move(Room& r);
-    void deliver_per_seat(Room& r, const std::function<std::string(Seat)>& make);
-    std::string state_for(const Room& r, Seat seat) const;
-    Result<bool> persist(Room& r);
-    Answer<CreatedGame> create_room(const struct NewGame& spec, const std::string& rematch_of);
-    std::unique_ptr<Room> room_from_stored(StoredGame g);
+    Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
+                                    StorageWriter::Done on_durable);
+    int open_games_of(const std::string& client) const;
+    std::string robot_name(int level, int elo) const;
+    void fill_robot_elo(Room& r) const;
 
     HubEnv env_;
     Storage* storage_;
     mutable std::mutex mutex_;
     std::map<std::string, std::unique_ptr<Room>> rooms_;
+    std::list<std::string> finished_lru_;  // finished rooms in memory, least recently used first
+    std::unordered_map<std::string, std::list<std::string>::iterator> lru_pos_;
+    std::unordered_map<std::string, int> open_games_;  // per client key
     std::uint64_t next_robot_request_ = 0;
+    // Games whose last write failed: reloaded from storage before their next use.
+    std::mutex failed_mutex_;
+    std::set<std::string> failed_;
+    // Last: made after and gone before everything its completions use.
+    StorageWriter writer_;
 };
 
 }  // namespace outpost::server

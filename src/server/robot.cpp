@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/robot.h"
 
+#include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.h"
@@ -9,33 +11,105 @@
 
 namespace outpost::server {
 
-RobotPool::RobotPool(int threads, Answer answer) : answer_(std::move(answer)) {
-    for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { run(); });
+namespace {
+Millis steady_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+RobotPool::RobotPool(int threads, Answer answer, std::function<Millis()> now)
+    : answer_(std::move(answer)), now_(now ? std::move(now) : std::function<Millis()>(steady_ms)) {
+    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    for (int i = 0; i <= threads; ++i) slots_.push_back(std::make_unique<Slot>());
+    for (int i = 0; i <= threads; ++i)
+        threads_.emplace_back([this, i, threads] { run(*slots_[size_t(i)], i == threads); });
 }
 
 RobotPool::~RobotPool() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
+        for (auto& s : slots_)
+            if (s->engine) s->engine->stop();
     }
     cv_.notify_all();
     for (auto& t : threads_) t.join();
 }
 
+bool RobotPool::is_quick(const RobotRequest& r) {
+    const engine::SkillParams s = r.level > 0 ? engine::skill_for_level(r.level) : engine::skill_for_elo(r.elo);
+    return s.enabled && s.max_ms > 0 && s.max_ms <= QuickMs;
+}
+
+engine::Limits RobotPool::limits_for(const RobotRequest& r, Color us, Millis now) {
+    engine::Limits limits;
+    if (r.my_time >= 0) {
+        const Millis waited = std::max<Millis>(0, now - r.asked_at_ms);
+        limits.time[us] = std::max<Millis>(1, r.my_time - waited - AnswerOverheadMs);
+        limits.time[~us] = r.their_time;
+        limits.inc[us] = r.my_inc;
+        limits.inc[~us] = r.their_inc;
+    } else {
+        limits.movetime = 1500;  // unlimited and correspondence games: a short think
+    }
+    return limits;
+}
+
 void RobotPool::ask(RobotRequest request) {
     {
         std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(request));
+        // The game's position changed: what it asked before is obsolete.
+        for (auto& s : slots_)
+            if (s->game_id == request.game_id) {
+                s->discard = true;
+                if (s->engine) s->engine->stop();
+            }
+        auto same = std::find_if(queue_.begin(), queue_.end(), [&](const RobotRequest& r) { return r.game_id == request.game_id; });
+        if (same != queue_.end()) *same = std::move(request);
+        else queue_.push_back(std::move(request));
     }
-    cv_.notify_one();
+    cv_.notify_all();
 }
 
 void RobotPool::cancel(const std::string& game_id) {
     std::lock_guard lock(mutex_);
     std::erase_if(queue_, [&](const RobotRequest& r) { return r.game_id == game_id; });
+    for (auto& s : slots_)
+        if (s->game_id == game_id) {
+            s->discard = true;
+            if (s->engine) s->engine->stop();
+        }
 }
 
-void RobotPool::run() {
+size_t RobotPool::queued() const {
+    std::lock_guard lock(mutex_);
+    return queue_.size();
+}
+
+size_t RobotPool::thinking() const {
+    std::lock_guard lock(mutex_);
+    return size_t(std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return !s->game_id.empty(); }));
+}
+
+bool RobotPool::take(bool quick_only, RobotRequest& out) {
+    auto busy = [&](const std::string& id) {
+        return std::any_of(slots_.begin(), slots_.end(), [&](const auto& s) { return s->game_id == id; });
+    };
+    // Quick requests first, then the others, each in the order the games asked; a game
+    // whose previous search is still being stopped waits for it (one search per game).
+    for (bool quick : {true, false}) {
+        if (!quick && quick_only) break;
+        for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+            if (is_quick(*it) != quick || busy(it->game_id)) continue;
+            out = std::move(*it);
+            queue_.erase(it);
+            return true;
+        }
+    }
+    return false;
+}
+
+void RobotPool::run(Slot& slot, bool quick_only) {
     engine::Engine engine;
     (void)engine.set_option("Hash", "16");
     (void)engine.set_option("Threads", "1");
@@ -43,10 +117,10 @@ void RobotPool::run() {
         RobotRequest req;
         {
             std::unique_lock lock(mutex_);
-            cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            cv_.wait(lock, [&] { return stopping_ || take(quick_only, req); });
             if (stopping_) return;
-            req = std::move(queue_.front());
-            queue_.pop_front();
+            slot.game_id = req.game_id;
+            slot.discard = false;
         }
         if (req.level > 0) {
             (void)engine.set_option("UCI_LimitStrength", "false");
@@ -57,19 +131,26 @@ void RobotPool::run() {
             (void)engine.set_option("UCI_Elo", std::to_string(req.elo));
         }
         (void)engine.set_option("UCI_Chess960", req.start.is_chess960() ? "true" : "false");
-        if (!engine.set_position(req.start, req.moves)) continue;
-        engine::Limits limits;
-        const Color us = engine.position().side_to_move();
-        if (req.my_time >= 0) {
-            limits.time[us] = req.my_time;
-            limits.time[~us] = req.their_time;
-            limits.inc[us] = req.my_inc;
-            limits.inc[~us] = req.their_inc;
-        } else {
-            limits.movetime = 1500;  // unlimited and correspondence games: a short think
+        engine::SearchResult result;
+        if (engine.set_position(req.start, req.moves)) {
+            engine.go(limits_for(req, engine.position().side_to_move(), now_()));
+            {
+                std::lock_guard lock(mutex_);
+                slot.engine = &engine;
+                if (slot.discard || stopping_) engine.stop();  // cancelled while it started
+            }
+            engine.wait();
+            result = engine.last_result();
         }
-        const engine::SearchResult result = engine.search_sync(limits);
-        if (result.best) answer_(req.game_id, req.request_id, result.best);
+        bool discard;
+        {
+            std::lock_guard lock(mutex_);
+            discard = slot.discard || stopping_;
+            slot.engine = nullptr;
+            slot.game_id.clear();
+        }
+        cv_.notify_all();  // a request of this game may have waited for this search to end
+        if (!discard && result.best) answer_(req.game_id, req.request_id, result.best);
     }
 }
 

@@ -13,9 +13,12 @@
 namespace outpost::server {
 
 struct HttpRequest {
+    HttpRequest(std::string method_, std::string target_, std::string body_, std::string client_ = {})
+        : method(std::move(method_)), target(std::move(target_)), body(std::move(body_)), client(std::move(client_)) {}
     std::string method;  // "GET", "POST", …
     std::string target;  // path and query
     std::string body;
+    std::string client;  // who asks (the peer's address): the key of per-client limits
 };
 
 struct HttpResponse {

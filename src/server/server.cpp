@@ -10,11 +10,14 @@
 #include <chrono>
 #include <deque>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <mutex>
-#include <random>
 #include <unordered_map>
 
+#include "server/edge.h"
 #include "server/hub.h"
+#include "server/random.h"
 #include "server/robot.h"
 #include "server/router.h"
 #include "server/storage.h"
@@ -36,49 +39,69 @@ std::int64_t wall_now() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string random_token(int length) {
-    static constexpr char Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    thread_local std::mt19937_64 rng = [] {
-        std::random_device rd;
-        std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
-        return std::mt19937_64(seq);
-    }();
-    std::string s;
-    for (int i = 0; i < length; ++i) s += Alphabet[rng() % 62];
-    return s;
-}
+// What every session shares: the hub, the web files, and the edge's limits.
+struct Edge {
+    EdgeLimits limits;
+    std::vector<std::string> allowed_origins;
+    RateLimiter http{limits.http_per_second, limits.http_burst};
+    RateLimiter post{limits.post_per_second, limits.post_burst};
+    RateLimiter ws{limits.ws_per_second, limits.ws_burst};
+    ConnectionCounter connections;
+    Edge(EdgeLimits l, std::vector<std::string> origins)
+        : limits(l), allowed_origins(std::move(origins)), http(l.http_per_second, l.http_burst),
+          post(l.post_per_second, l.post_burst), ws(l.ws_per_second, l.ws_burst) {}
+};
 
 struct Shared {
     Hub* hub;
     const StaticFiles* files;
+    Edge* edge;
 };
+
+// C5: the lag the server measured on a connection, from its own WebSocket pings: half
+// the round trip, smoothed over the last samples, never more than MaxMeasuredLag (the
+// hub caps the credit at its own max_lag_credit_ms too, and the clock's quota bounds
+// what a player can collect over many moves).
+constexpr Millis PingEveryMs = 5000;
+constexpr Millis MaxMeasuredLag = 300;
+
+std::string_view sv(beast::string_view s) { return {s.data(), s.size()}; }
 
 // A WebSocket connection following one game.
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
 public:
-    explicit WsSession(websocket::stream<beast::tcp_stream> ws) : ws_(std::move(ws)) {}
+    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip) : ws_(std::move(ws)), ip_(std::move(ip)) {}
 
     void deliver(std::shared_ptr<const std::string> message) override {
         asio::post(ws_.get_executor(), [self = shared_from_this(), message] {
             if (self->closed_) return;
-            // A client that reads nothing must not grow the queue without bound.
-            if (self->queue_.size() > 256) {
-                self->closed_ = true;
-                beast::get_lowest_layer(self->ws_).close();
+            // A client that reads nothing must not grow the queue without bound: the
+            // bound is in bytes (a few full states of long games), not in messages.
+            if (self->queued_bytes_ + message->size() > self->limits_.send_queue_bytes) {
+                self->close_now();
                 return;
             }
+            self->queued_bytes_ += message->size();
             self->queue_.push_back(message);
             if (self->queue_.size() == 1) self->write_next();
         });
     }
 
     awaitable<void> run(http::request<http::string_body> req, Shared shared) {
+        limits_ = shared.edge->limits;
         const auto [path, query] = split_target(std::string(req.target()));
         const std::string game = query.count("game") ? query.at("game") : "";
         const std::string seat_token = query.count("seat") ? query.at("seat") : "";
         beast::get_lowest_layer(ws_).expires_never();
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
         ws_.read_message_max(MaxWsMessage);
+        // Pongs to the server's pings measure the connection's round trip (C5).
+        ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
+            if (kind != websocket::frame_type::pong || !ping_sent_at_ || sv(payload) != std::to_string(ping_counter_)) return;
+            const Millis half_rtt = std::min(MaxMeasuredLag, std::max<Millis>(0, (monotonic_now() - *ping_sent_at_) / 2));
+            measured_lag_ = samples_++ == 0 ? half_rtt : (measured_lag_ + half_rtt) / 2;
+            ping_sent_at_.reset();
+        });
         beast::error_code ec;
         co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
@@ -90,7 +113,9 @@ public:
             co_return;
         }
         const Seat seat = std::get<Seat>(connected);
+        asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
         beast::flat_buffer buffer;
+        int rejected = 0;
         for (;;) {
             buffer.clear();
             co_await ws_.async_read(buffer, asio::redirect_error(use_awaitable, ec));
@@ -98,40 +123,96 @@ public:
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "message too large (the limit is 4096 bytes)"})));
                 break;  // Beast closes a stream whose message was too big
             }
-            if (ec) break;
+            if (ec || closed_) break;
+            if (limits_.enabled && !shared.edge->ws.allow(ip_, monotonic_now())) {
+                // A flood: answered while it lasts, then the connection is closed.
+                if (++rejected >= limits_.ws_rejected_before_close) {
+                    // The answers queued so far go out first, then the close frame.
+                    closing_ = true;
+                    deliver(std::make_shared<const std::string>(
+                        error_json({"rate_limited", "too many messages: the connection is closed", 429})));
+                    break;
+                }
+                deliver(std::make_shared<const std::string>(error_json({"rate_limited", "too many messages; slow down", 429})));
+                continue;
+            }
+            rejected = 0;
             if (!ws_.got_text()) {
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "send JSON text messages"})));
                 continue;
             }
-            shared.hub->handle_message(game, seat, beast::buffers_to_string(buffer.data()), *this);
+            shared.hub->handle_message(game, seat, beast::buffers_to_string(buffer.data()), *this, measured_lag_);
         }
-        closed_ = true;
+        if (!closing_) closed_ = true;
+        ping_timer_.cancel();
         shared.hub->disconnect(game, this);
     }
 
 private:
+    // Pings every PingEveryMs (the first at once), one at a time.
+    static awaitable<void> pinger(std::shared_ptr<WsSession> self) {
+        beast::error_code ec;
+        while (!self->closed_ && !self->closing_) {
+            if (!self->ping_sent_at_) {
+                self->ping_sent_at_ = monotonic_now();
+                const std::string payload = std::to_string(++self->ping_counter_);
+                co_await self->ws_.async_ping(websocket::ping_data(payload.c_str()), asio::redirect_error(use_awaitable, ec));
+                if (ec) co_return;
+            }
+            self->ping_timer_.expires_after(std::chrono::milliseconds(PingEveryMs));
+            co_await self->ping_timer_.async_wait(asio::redirect_error(use_awaitable, ec));
+        }
+    }
+
+    void close_now() {
+        closed_ = true;
+        queue_.clear();
+        queued_bytes_ = 0;
+        ping_timer_.cancel();
+        beast::error_code ec;
+        beast::get_lowest_layer(ws_).socket().close(ec);
+    }
+
     void write_next() {
         ws_.text(true);
         ws_.async_write(asio::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+            if (self->queue_.empty()) return;  // closed meanwhile
+            self->queued_bytes_ -= self->queue_.front()->size();
             self->queue_.pop_front();
             if (ec) {
                 self->closed_ = true;
                 self->queue_.clear();
+                self->queued_bytes_ = 0;
                 return;
             }
             if (!self->queue_.empty()) self->write_next();
+            else if (self->closing_ && !self->closed_) {
+                self->closed_ = true;
+                self->ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "rate limited"),
+                                      [self](beast::error_code) {});
+            }
         });
     }
 
     websocket::stream<beast::tcp_stream> ws_;
+    std::string ip_;
+    EdgeLimits limits_;
     std::deque<std::shared_ptr<const std::string>> queue_;
+    size_t queued_bytes_ = 0;
     bool closed_ = false;
+    bool closing_ = false;  // flooded: close once the queue is written
+    asio::steady_timer ping_timer_{ws_.get_executor()};
+    std::optional<Millis> ping_sent_at_;
+    std::uint64_t ping_counter_ = 0;
+    int samples_ = 0;
+    Millis measured_lag_ = 0;
 };
 
 http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version, bool keep_alive, bool head) {
     http::response<http::string_body> res{http::status(r.status), version};
     res.set(http::field::server, "Outpost");
     res.set(http::field::content_type, r.content_type);
+    for (const auto& [k, v] : security_headers()) res.set(k, v);
     for (const auto& [k, v] : r.headers) res.set(k, v);
     res.keep_alive(keep_alive);
     res.body() = head ? std::string() : r.body;
@@ -140,7 +221,29 @@ http::response<http::string_body> to_beast(const HttpResponse& r, unsigned versi
     return res;
 }
 
-awaitable<void> http_session(tcp::socket socket, Shared shared) {
+HttpResponse error_response(const ProtocolError& e, std::vector<std::pair<std::string, std::string>> headers = {}) {
+    return {e.http_status, "application/json", error_json(e), std::move(headers)};
+}
+
+// The answer the edge gives before the router sees a request, if any.
+std::optional<HttpResponse> edge_check(const http::request<http::string_body>& req, const std::string& ip, Edge& edge) {
+    const Millis now = monotonic_now();
+    if (edge.limits.enabled) {
+        const bool post = req.method() == http::verb::post;
+        if (!edge.http.allow(ip, now) || (post && !edge.post.allow(ip, now)))
+            return error_response({"rate_limited", "too many requests from this address; try again in a few seconds", 429},
+                                  {{"Retry-After", "5"}});
+    }
+    if (req.method() == http::verb::post && !is_json_content_type(sv(req[http::field::content_type])))
+        return error_response({"bad_request", "a POST body must be JSON, sent with Content-Type: application/json", 415});
+    if (websocket::is_upgrade(req) &&
+        !origin_allowed(sv(req[http::field::origin]), sv(req[http::field::host]), edge.allowed_origins))
+        return error_response({"forbidden_origin",
+                               "WebSocket connections are accepted only from pages of this server (see --allow-origin)", 403});
+    return std::nullopt;
+}
+
+awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) {
     beast::tcp_stream stream(std::move(socket));
     beast::flat_buffer buffer;
     beast::error_code ec;
@@ -157,12 +260,18 @@ awaitable<void> http_session(tcp::socket socket, Shared shared) {
         }
         if (ec) break;
         http::request<http::string_body> req = parser.release();
+        if (auto refused = edge_check(req, ip, *shared.edge)) {
+            auto res = to_beast(*refused, req.version(), req.keep_alive(), req.method() == http::verb::head);
+            co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
+            if (ec || !res.keep_alive() || websocket::is_upgrade(req)) break;
+            continue;
+        }
         if (websocket::is_upgrade(req)) {
-            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)));
+            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip);
             co_await ws->run(std::move(req), shared);
             co_return;
         }
-        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body()};
+        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(), ip};
         HttpResponse r;
         try {
             r = route(request, *shared.hub, *shared.files);
@@ -174,6 +283,18 @@ awaitable<void> http_session(tcp::socket socket, Shared shared) {
         if (ec || !res.keep_alive()) break;
     }
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+}
+
+// Counts a connection of its address for as long as its session lives.
+struct CountedConnection {
+    Edge* edge;
+    std::string ip;
+    ~CountedConnection() { edge->connections.remove(ip); }
+};
+
+awaitable<void> counted_session(tcp::socket socket, Shared shared, std::string ip) {
+    CountedConnection counted{shared.edge, ip};
+    co_await http_session(std::move(socket), shared, std::move(ip));
 }
 
 awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
@@ -188,10 +309,19 @@ awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
             co_await t.async_wait(asio::redirect_error(use_awaitable, ec));
             continue;
         }
+        const auto peer = socket.remote_endpoint(ec);
+        if (ec) continue;
+        std::string ip = peer.address().to_string();
+        // A cap on the connections of one address: over it, the new one is closed at once.
+        if (shared.edge->limits.enabled && !shared.edge->connections.try_add(ip, shared.edge->limits.connections_per_ip)) {
+            socket.close(ec);
+            continue;
+        }
+        if (!shared.edge->limits.enabled) shared.edge->connections.try_add(ip, std::numeric_limits<int>::max());
         // Moves are small messages that must leave at once (no Nagle delay).
         socket.set_option(tcp::no_delay(true), ec);
         auto ex = socket.get_executor();
-        asio::co_spawn(ex, http_session(std::move(socket), shared), asio::detached);
+        asio::co_spawn(ex, counted_session(std::move(socket), shared, std::move(ip)), asio::detached);
     }
 }
 
@@ -210,7 +340,8 @@ int run_server(const ServerConfig& config) {
     HubEnv env;
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
-    env.random_token = random_token;
+    env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
+    env.max_open_games_per_client = config.max_open_games > 0 ? config.max_open_games : std::numeric_limits<int>::max();
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
     // One timer per game, re-armed at every move (which cancels the wait before), and
@@ -237,10 +368,14 @@ int run_server(const ServerConfig& config) {
             hub->on_timer(id);
         });
     };
-    RobotPool robots(config.robot_threads, [&ioc, &hub](const std::string& id, std::uint64_t request_id, Move m) {
-        asio::post(ioc, [&hub, id, request_id, m] { hub->on_robot_move(id, request_id, m); });
-    });
+    RobotPool robots(
+        config.robot_threads,
+        [&ioc, &hub](const std::string& id, std::uint64_t request_id, Move m) {
+            asio::post(ioc, [&hub, id, request_id, m] { hub->on_robot_move(id, request_id, m); });
+        },
+        monotonic_now);
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
+    env.cancel_robot = [&robots](const std::string& id) { robots.cancel(id); };
     hub = std::make_unique<Hub>(env, storage->get());
 
     auto resumed = hub->resume_from_storage();
@@ -269,7 +404,8 @@ int run_server(const ServerConfig& config) {
               << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
               << " live games resumed, " << files.size() << " web files)" << std::endl;
 
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files}), asio::detached);
+    Edge edge(config.limits, config.allowed_origins);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &edge}), asio::detached);
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
 

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "server/edge.h"
 
 namespace outpost::server {
 
@@ -15,8 +18,12 @@ struct ServerConfig {
     // handoffs, not throughput (bench/serve-load at 10,000 games: p50 0.4 ms with one,
     // 216 ms with two). The robot thinks on its own threads.
     int io_threads = 1;
-    int robot_threads = 1;
+    int robot_threads = 0;  // 0: one per core (and one more for the quick levels)
     bool sync_full = false;
+    int max_open_games = 20;  // unfinished games per client address (docs/protocol.md, Limits); 0: no cap
+    // Origins besides the server's own whose pages may open WebSockets ("*": any).
+    std::vector<std::string> allowed_origins;
+    EdgeLimits limits;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

@@ -1,28 +1,22 @@
-// Outpost — game storage in SQLite (SPEC D1, D3).
+// Outpost — game storage (SPEC D1, D2, D3): the interface the hub writes to, and the
+// records it writes. SQLite implements it (sqlite_storage.cpp); PostgreSQL can later
+// implement the same interface without touching rooms or rules.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// A game row and one row per move. Every write is a committed transaction before the
-// caller acknowledges anything, and the database runs in WAL mode with
-// synchronous=NORMAL: a kill -9 of the server at any moment loses nothing that was
-// acknowledged (an operating-system crash may lose the last moments; FULL closes that
-// too at some cost, see --sync-full).
+// Writes come in batches (GameWrite lists): a batch is one transaction, durable when
+// write() returns. The hub does not call write() itself: a StorageWriter (writer.h)
+// collects the writes of many games into batches on a thread of its own (group
+// commit) and tells the hub when each is durable, so that a slow fsync holds back one
+// batch of acknowledgements, not the hub.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <thread>
-#include <mutex>
-#include <condition_variable>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "chess/result.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
 
 namespace outpost::server {
 
@@ -31,6 +25,8 @@ struct StoredMove {
     std::string uci;
     std::int64_t white_ms = 0, black_ms = 0;  // clocks after the move
     std::int64_t at_ms = 0;                   // wall-clock time of the move (ms since 1970)
+    std::int64_t clock_after = -2;            // the mover's clock after the move for the PGN's [%clk];
+                                              // -1: not timed; -2: not stored (rows of older versions)
 };
 
 // Everything needed to bring a game back after a restart.
@@ -54,51 +50,44 @@ struct StoredGame {
     std::string running;                  // "", "white", "black"
     std::int64_t turn_started_ms = 0;     // wall clock when the running clock started
     std::string rematch_of, rematch_game;
+    std::string rematch_white_token, rematch_black_token;  // the seat in the rematch of this game's white / black
     std::vector<StoredMove> moves;
+};
+
+// One write of the hub. INSERT_GAME stores the row and its moves (a game started from
+// a PGN has some); UPDATE_GAME the row only; APPEND_MOVE a move and the row;
+// TRUNCATE_MOVES removes the moves after `ply` (takeback) and updates the row.
+struct GameWrite {
+    enum Kind : std::uint8_t { INSERT_GAME, UPDATE_GAME, APPEND_MOVE, TRUNCATE_MOVES } kind = UPDATE_GAME;
+    StoredGame game;
+    StoredMove move;
+    int ply = 0;
+};
+
+// A game as the "My games" list shows it.
+struct StoredSummary {
+    StoredGame game;  // without moves
+    int moves = 0;    // plies played
 };
 
 class Storage {
 public:
-    // Opens (creating if needed) the database; ":memory:" for tests.
+    // Opens (creating if needed) the SQLite database; ":memory:" for tests.
     static Result<std::unique_ptr<Storage>> open(const std::string& path, bool sync_full = false);
-    ~Storage();
-    Storage(const Storage&) = delete;
-    Storage& operator=(const Storage&) = delete;
+    virtual ~Storage() = default;
 
-    Result<bool> insert_game(const StoredGame& g);
-    // Updates the game row (not its moves).
-    Result<bool> update_game(const StoredGame& g);
-    // Appends a move and updates the game row in one transaction.
-    Result<bool> append_move(const StoredGame& g, const StoredMove& m);
-    // Removes moves after `ply` (takeback) and updates the game row.
-    Result<bool> truncate_moves(const StoredGame& g, int ply);
+    // Applies the writes in one transaction: all or none, durable on return.
+    virtual Result<bool> write(const std::vector<GameWrite>& batch) = 0;
+    Result<bool> write(GameWrite w) { return write(std::vector<GameWrite>{std::move(w)}); }
 
-    Result<std::optional<StoredGame>> load_game(const std::string& id);
-    Result<std::vector<StoredGame>> load_live_games();
-    // The games a seat token belongs to (newest first), without their moves.
-    Result<std::vector<StoredGame>> games_for_tokens(const std::vector<std::string>& tokens, int limit = 100);
-
-private:
-    explicit Storage(sqlite3* db) : db_(db) {}
-    Result<bool> exec(const char* sql);
-    Result<bool> write_game_row(const StoredGame& g, bool insert);
-    std::vector<StoredGame> read_games(const char* sql, const std::vector<std::string>& params, bool with_moves);
-
-    // Prepared once per SQL text; keyed by the text's address, so `sql` must be a
-    // literal or a string that lives as long as the program.
-    sqlite3_stmt* cached(const char* sql);
-
-    sqlite3* db_;
-    std::unordered_map<const char*, sqlite3_stmt*> cache_;
-
-    // Checkpoints (copying the WAL into the database file, with an fsync) run on a
-    // thread of their own with a connection of their own, so that no move's commit
-    // ever waits for an fsync.
-    void checkpoint_loop(std::string path);
-    std::thread checkpointer_;
-    std::mutex stop_mutex_;
-    std::condition_variable stop_cv_;
-    bool stopping_ = false;
+    // A game with its moves; nullopt when there is none with that id; an error when
+    // the database could not be read (never "no game").
+    virtual Result<std::optional<StoredGame>> load_game(const std::string& id) = 0;
+    virtual Result<std::vector<StoredGame>> load_live_games() = 0;
+    // The games seat tokens belong to (newest first), without their moves.
+    virtual Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& tokens, int limit = 100) = 0;
+    // The bytes the write-ahead log file holds now (0 for a store without one).
+    virtual std::int64_t log_bytes() const { return 0; }
 };
 
 }  // namespace outpost::server

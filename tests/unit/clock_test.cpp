@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "chess/clock.h"
 
 using namespace outpost;
@@ -76,6 +78,21 @@ TEST(TimeControlC2, ParseErrorsSayWhatIsWrong) {
     auto r = parse_time_control("1800:40/5400");
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("only the last period"), std::string::npos);
+}
+
+// Found by AddressSanitizer: a correspondence control with nothing before its slash
+// read the byte before the text. The text sits alone in a heap block of its own size,
+// so that the sanitizer build sees any read outside it.
+TEST(TimeControlC3, SlashFirstReadsNothingOutsideTheText) {
+    for (std::string_view bad : {"/1d", "/d", "/14d", "d/1d", "3d/", "/", "d"}) {
+        auto buffer = std::make_unique<char[]>(bad.size());
+        std::copy(bad.begin(), bad.end(), buffer.get());
+        auto r = parse_time_control(std::string_view(buffer.get(), bad.size()));
+        EXPECT_FALSE(r.ok()) << bad;
+        if (!r.ok()) {
+            EXPECT_NE(r.error().message.find("time control"), std::string::npos) << r.error().message;
+        }
+    }
 }
 
 TEST(TimeControlC4, Classification) {
@@ -253,4 +270,35 @@ TEST(ClockC5, RestoreAfterRestartKeepsPeriodsAndElapsedTime) {
     EXPECT_EQ(c.remaining(BLACK), 45 * S);
     ASSERT_TRUE(c.press(BLACK));
     EXPECT_EQ(c.remaining(BLACK), 45 * S + 1 * S + 30 * S);
+}
+
+// C5 lag quota: a client that claims 300 ms of lag on every move (what a client could
+// do before: play with its clock standing still) gets the bank's 300 ms once, then
+// PerMove (100 ms) a move; a real 80 ms lag is always credited in full.
+TEST(ClockC5, LagCreditIsBoundedByAQuota) {
+    FakeTime t;
+    Clock c(tc("3+0"), t.source());
+    c.start(WHITE);
+    Millis credited = 0;
+    for (int move = 0; move < 20; ++move) {
+        t.t += 1000;
+        ASSERT_TRUE(c.press(WHITE, 300));
+        credited += c.last_lag_credit(WHITE);
+        t.t += 1000;
+        ASSERT_TRUE(c.press(BLACK, 80));
+        EXPECT_EQ(c.last_lag_credit(BLACK), 80);
+    }
+    EXPECT_EQ(credited, LagQuota::Initial + 19 * LagQuota::PerMove);
+    EXPECT_EQ(c.remaining(WHITE), 3 * M - 20 * S + credited);
+    EXPECT_EQ(c.remaining(BLACK), 3 * M - 20 * (S - 80));
+    EXPECT_LE(c.lag_bank(BLACK), LagQuota::Max);
+}
+
+TEST(ClockC5, LagQuotaBankRefillsUpToItsMaximumAndNeverCreditsMoreThanTheTurnTook) {
+    LagQuota q;
+    EXPECT_EQ(q.take(50, 10), 10);  // a 10 ms turn is credited 10 ms at most
+    for (int i = 0; i < 20; ++i) q.take(0, 1000);
+    EXPECT_EQ(q.bank, LagQuota::Max);
+    EXPECT_EQ(q.take(-5, 1000), 0);
+    EXPECT_EQ(q.take(10'000, 10'000), LagQuota::Max);
 }

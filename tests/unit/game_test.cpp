@@ -89,7 +89,8 @@ TEST(GameR7, LockedPawnChainWithOnlyKingsIsDead) {
     EXPECT_FALSE(is_dead_position(fen("8/8/1k6/p1p1p3/P1P1P3/8/8/3K4 w - - 0 1")));
     // A king behind the enemy chain can take an unprotected pawn: not dead.
     EXPECT_FALSE(is_dead_position(fen("7K/8/1k6/p1p1p1p1/P1P1P1P1/8/8/8 w - - 0 1")));
-    // A bishop on the board: not decided by this analysis, so not dead.
+    // A dark-squared bishop can walk into the black pawns' captures and open the
+    // chain (Bb4 axb4, and the b-pawn queens): not dead.
     EXPECT_FALSE(is_dead_position(fen("8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/3KB3 w - - 0 1")));
 }
 
@@ -245,7 +246,7 @@ TEST(GameR11, FlagFallAgainstKnightVersusBareKingDraws) {
     Game g(fen("8/8/3k4/8/8/3K4/3N4/8 b - - 0 60"));
     EXPECT_EQ(g.status(), Status::DEAD_POSITION);
     EXPECT_FALSE(g.flag_fell(BLACK).ok());
-    EXPECT_EQ(can_checkmate(g.position(), WHITE), MateAbility::CANNOT_MATE);
+    EXPECT_EQ(can_checkmate(g.position(), WHITE).ability, MateAbility::CANNOT_MATE);
     // With a pawn more for the flagger, the knight can mate with its help.
     Game h(fen("8/8/3k4/8/3p4/3K4/3N4/8 b - - 0 60"));
     ASSERT_TRUE(h.flag_fell(BLACK).ok());
@@ -272,10 +273,10 @@ TEST(GameR11, FlagFallWithKnightAgainstKingAndPawnLoses) {
 
 TEST(GameR11, CanCheckmateSearchFindsHelpmates) {
     // Black's bishop can mate only because White's own pieces can block.
-    EXPECT_EQ(can_checkmate(fen("k7/8/8/8/8/8/8/6bK w - - 0 1"), BLACK), MateAbility::CANNOT_MATE);
-    EXPECT_EQ(can_checkmate(fen("k7/8/8/8/8/8/7P/6bK w - - 0 1"), BLACK), MateAbility::CAN_MATE);
+    EXPECT_EQ(can_checkmate(fen("k7/8/8/8/8/8/8/6bK w - - 0 1"), BLACK).ability, MateAbility::CANNOT_MATE);
+    EXPECT_EQ(can_checkmate(fen("8/8/b7/8/8/6k1/7P/6BK b - - 0 1"), BLACK).ability, MateAbility::CAN_MATE);
     // Frozen pawns: neither side can ever mate.
-    EXPECT_EQ(can_checkmate(fen("8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/3K4 w - - 0 1"), WHITE), MateAbility::CANNOT_MATE);
+    EXPECT_EQ(can_checkmate(fen("8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/3K4 w - - 0 1"), WHITE).ability, MateAbility::CANNOT_MATE);
 }
 
 TEST(GameFide6_11, BothFlagsInTheLastPeriodDraw) {

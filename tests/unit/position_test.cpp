@@ -175,7 +175,10 @@ TEST(PositionR11, HasInsufficientMaterialPerSide) {
         {"4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", false, true},       // two knights
         {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false, true},
         {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false, true},
-        {"3qk3/8/8/8/8/8/8/1N2K3 w - - 0 1", false, false},      // K+N v K+Q: the queen can block
+        // K+N v K+Q: a queen next to her king that a knight's check leaves free
+        // always reaches the knight or leaves a flight square; no mate exists.
+        {"3qk3/8/8/8/8/8/8/1N2K3 w - - 0 1", true, false},
+        {"3rk3/8/8/8/8/8/8/1N2K3 w - - 0 1", false, false},      // K+N v K+R: the rook can block
     };
     for (const auto& c : cases) {
         const Position pos = from(c.fen);

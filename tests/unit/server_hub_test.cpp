@@ -8,6 +8,7 @@
 #include "server/hub.h"
 #include "server/router.h"
 #include "server/storage.h"
+#include "engine/skill.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -60,6 +61,7 @@ struct Fixture : ::testing::Test {
             return s;
         };
         e.levels_json = [] { return std::string(R"({"v":1,"levels":[{"level":1,"elo":800}]})"); };
+        e.inline_writes = true;
         return e;
     }
 
@@ -439,6 +441,8 @@ TEST_F(Fixture, RouterAnswersEveryPathWithJsonOrFiles) {
     EXPECT_NE(page.content_type.find("text/html"), std::string::npos);
 }
 
+// C5: the credit is the lag the network layer measured (the last argument), lowered
+// by a smaller claim of the client, never raised by a larger one, and at most 300 ms.
 TEST_F(Fixture, C5LagCompensationIsCreditedUpToTheCap) {
     auto g = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "1+0"}});
     auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
@@ -446,9 +450,260 @@ TEST_F(Fixture, C5LagCompensationIsCreditedUpToTheCap) {
     send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
     send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
     now += 2000;
-    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "g1f3"}, {"lag_ms", 120}});
+    hub->handle_message(g.id, Seat::WHITE_SEAT, json{{"t", "move"}, {"uci", "g1f3"}, {"lag_ms", 120}}.dump(), *w, 200);
     EXPECT_EQ(w->last_state()["clock"]["white_ms"], 60000 - 2000 + 120);
     now += 2000;
-    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "b8c6"}, {"lag_ms", 5000}});
-    EXPECT_EQ(b->last_state()["clock"]["black_ms"], 60000 - 2000 + 300);
+    hub->handle_message(g.id, Seat::BLACK_SEAT, json{{"t", "move"}, {"uci", "b8c6"}, {"lag_ms", 5000}}.dump(), *b, 250);
+    EXPECT_EQ(b->last_state()["clock"]["black_ms"], 60000 - 2000 + 250);
+    now += 2000;  // the attack: a claim the server did not measure is not credited
+    hub->handle_message(g.id, Seat::WHITE_SEAT, json{{"t", "move"}, {"uci", "f1c4"}, {"lag_ms", 300}}.dump(), *w, 0);
+    EXPECT_EQ(w->last_state()["clock"]["white_ms"], 60000 - 2000 + 120 - 2000);
+}
+
+// --- Defects of issue 9 (each failed before its fix) ----------------------------------
+
+// P9: a takeback undoes one's own last move; a player who has made none has nothing to
+// take back (the robot's or the opponent's first move is not theirs to undo).
+TEST_F(Fixture, P9TakebackWithoutOwnMoveIsRefused) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(last_error(*w), "not_allowed");
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(last_error(*b), "not_allowed");
+    EXPECT_TRUE(w->last_state()["takeback_request"].is_null());
+
+    auto r = create({{"opponent", "robot"}, {"color", "black"}, {"casual", true}});
+    auto rb = join(r.id, *r.black_token, Seat::BLACK_SEAT);
+    hub->on_robot_move(r.id, robot_requests.back().request_id, Move(SQ_E2, SQ_E4));
+    send(r.id, Seat::BLACK_SEAT, *rb, {{"t", "takeback"}, {"action", "request"}});
+    EXPECT_EQ(last_error(*rb), "not_allowed");
+    EXPECT_EQ(rb->last_state()["ply"], 1);
+}
+
+// C6: an untimed game has no clock readings, also after it was read back from storage.
+TEST_F(Fixture, C6UntimedGameReadBackExportsNoClockComments) {
+    auto g = create({{"opponent", "hotseat"}});
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    for (const char* m : {"e2e4", "e7e5", "g1f3", "b8c6"}) send(g.id, Seat::BOTH, *c, {{"t", "move"}, {"uci", m}});
+    EXPECT_EQ(std::get<std::string>(hub->pgn(g.id)).find("%clk"), std::string::npos);
+    hub = std::make_unique<Hub>(env(), storage.get());
+    ASSERT_TRUE(hub->resume_from_storage().ok());
+    const std::string pgn = std::get<std::string>(hub->pgn(g.id));
+    EXPECT_NE(pgn.find("Nc6"), std::string::npos) << pgn;
+    EXPECT_EQ(pgn.find("%clk"), std::string::npos) << pgn;
+}
+
+// P3: a custom-Elo robot is named by its Elo and shows it; the range is the engine's.
+TEST_F(Fixture, P3CustomEloRobotIsNamedByItsEloWithinTheEnginesRange) {
+    auto g = create({{"opponent", "robot"}, {"color", "white"}, {"elo", 1500}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    const json black = w->last_state()["players"]["black"];
+    EXPECT_EQ(black["name"], "Outpost 1500 Elo");
+    EXPECT_EQ(black["elo"], 1500);
+    for (int elo : {engine::ELO_MIN - 1, engine::ELO_MAX + 1, 3500, 400}) {
+        auto r = hub->create_game(json{{"opponent", "robot"}, {"elo", elo}}.dump());
+        ASSERT_TRUE(std::holds_alternative<ProtocolError>(r)) << elo;
+        EXPECT_EQ(std::get<ProtocolError>(r).code, "bad_request");
+        EXPECT_NE(std::get<ProtocolError>(r).message.find(std::to_string(engine::ELO_MAX)), std::string::npos);
+    }
+    for (int elo : {engine::ELO_MIN, engine::ELO_MAX})
+        EXPECT_TRUE(std::holds_alternative<CreatedGame>(hub->create_game(json{{"opponent", "robot"}, {"elo", elo}}.dump())));
+}
+
+// P11: "My games" summaries say how many moves (plies) a game has, as the docs say.
+TEST_F(Fixture, P11LookupSummariesCarryMoves) {
+    auto g = create({{"opponent", "hotseat"}});
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    for (const char* m : {"e2e4", "e7e5", "g1f3"}) send(g.id, Seat::BOTH, *c, {{"t", "move"}, {"uci", m}});
+    json found = json::parse(std::get<std::string>(hub->lookup(json{{"tokens", {*g.white_token}}}.dump())));
+    ASSERT_EQ(found["games"].size(), 1u);
+    EXPECT_EQ(found["games"][0]["moves"], 3);
+    hub = std::make_unique<Hub>(env(), storage.get());  // not in memory: counted from storage
+    found = json::parse(std::get<std::string>(hub->lookup(json{{"tokens", {*g.white_token}}}.dump())));
+    EXPECT_EQ(found["games"][0]["moves"], 3);
+}
+
+// D4: the robot's seat cannot be taken by anyone: no token the server ever made for a
+// robot game opens the robot's side, and an empty token finds no games.
+TEST_F(Fixture, D4RobotSeatIsNeverUsable) {
+    auto g = create({{"opponent", "robot"}, {"color", "white"}, {"level", 2}});
+    EXPECT_FALSE(g.black_token.has_value());
+    for (int i = 1; i <= token_counter; ++i) {
+        std::string t = "t" + std::to_string(i);
+        while (t.size() < 22) t += "x";
+        auto c = std::make_shared<Collector>();
+        auto r = hub->connect(g.id, t, c);
+        if (std::holds_alternative<Seat>(r)) {
+            EXPECT_NE(std::get<Seat>(r), Seat::BLACK_SEAT) << t;
+        }
+    }
+    json found = json::parse(std::get<std::string>(hub->lookup(R"({"tokens":[""]})")));
+    EXPECT_TRUE(found["games"].empty());
+}
+
+// --- Limits of issue 9 ----------------------------------------------------------------
+
+// docs/protocol.md "Limits": one client may have at most max_open_games_per_client
+// unfinished games; finishing one frees its place; other clients are not affected.
+TEST_F(Fixture, D4OpenGamesPerClientAreCapped) {
+    std::vector<CreatedGame> games;
+    for (int i = 0; i < 20; ++i) {
+        auto r = hub->create_game(R"({"opponent":"invite","color":"white"})", "10.0.0.1");
+        ASSERT_TRUE(std::holds_alternative<CreatedGame>(r)) << i;
+        games.push_back(std::get<CreatedGame>(r));
+    }
+    auto refused = hub->create_game(R"({"opponent":"invite"})", "10.0.0.1");
+    ASSERT_TRUE(std::holds_alternative<ProtocolError>(refused));
+    EXPECT_EQ(std::get<ProtocolError>(refused).code, "rate_limited");
+    EXPECT_EQ(std::get<ProtocolError>(refused).http_status, 429);
+    EXPECT_TRUE(std::holds_alternative<CreatedGame>(hub->create_game(R"({"opponent":"invite"})", "10.0.0.2")));
+    auto w = join(games[0].id, *games[0].white_token, Seat::WHITE_SEAT);
+    send(games[0].id, Seat::WHITE_SEAT, *w, {{"t", "abort"}});
+    EXPECT_TRUE(std::holds_alternative<CreatedGame>(hub->create_game(R"({"opponent":"invite"})", "10.0.0.1")));
+    // Through the router, the client is the request's.
+    const StaticFiles files = StaticFiles::load("/nonexistent");
+    EXPECT_EQ(route({"POST", "/api/v1/games", R"({"opponent":"hotseat"})", "10.0.0.1"}, *hub, files).status, 429);
+}
+
+// Finished games read over HTTP are kept in memory only up to a bound (LRU).
+TEST_F(Fixture, FinishedGamesInMemoryAreBounded) {
+    HubEnv e = env();
+    e.max_finished_in_memory = 3;
+    hub = std::make_unique<Hub>(e, storage.get());
+    std::vector<std::string> ids;
+    for (int i = 0; i < 10; ++i) {
+        auto g = create({{"opponent", "hotseat"}});
+        auto c = join(g.id, *g.white_token, Seat::BOTH);
+        send(g.id, Seat::BOTH, *c, {{"t", "resign"}});
+        hub->disconnect(g.id, c.get());
+        ids.push_back(g.id);
+    }
+    EXPECT_LE(hub->rooms_in_memory(), 3u);
+    for (const auto& id : ids) EXPECT_TRUE(std::holds_alternative<std::string>(hub->state_json(id)));
+    EXPECT_LE(hub->rooms_in_memory(), 3u);
+    // A finished game someone follows is not dropped.
+    auto watcher = join(ids[0], "", Seat::SPECTATOR);
+    for (const auto& id : ids) (void)hub->pgn(id);
+    EXPECT_EQ(json::parse(std::get<std::string>(hub->state_json(ids[0])))["game"]["status"], "resignation");
+    EXPECT_LE(hub->rooms_in_memory(), 4u);
+}
+
+// R8 with limits: one standing offer per side, and a side offers again only after
+// draw_offer_interval_plies; a flood of offers neither succeeds nor grows the database.
+TEST_F(Fixture, R8DrawOfferFloodsAreBounded) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"casual", false}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "draw"}, {"action", "offer"}});
+    EXPECT_EQ(b->last_state()["draw_offer"], "white");
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "draw"}, {"action", "offer"}});
+    EXPECT_EQ(last_error(*w), "not_allowed");
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "draw"}, {"action", "decline"}});
+    const auto size_before = std::filesystem::file_size(db_path) + std::filesystem::file_size(db_path + "-wal");
+    for (int i = 0; i < 2000; ++i) {
+        send(g.id, Seat::WHITE_SEAT, *w, {{"t", "draw"}, {"action", "offer"}});
+        EXPECT_EQ(last_error(*w), "not_allowed");
+        send(g.id, Seat::BLACK_SEAT, *b, {{"t", "draw"}, {"action", "decline"}});
+    }
+    const auto size_after = std::filesystem::file_size(db_path) + std::filesystem::file_size(db_path + "-wal");
+    EXPECT_LT(size_after, size_before + 64 * 1024);
+    // Black may still offer (its own first offer), and white again after 20 plies.
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "draw"}, {"action", "offer"}});
+    EXPECT_EQ(w->last_state()["draw_offer"], "black");
+    const char* shuffle[] = {"g1f3", "g8f6", "b1c3", "b8c6", "f3g1", "f6g8", "c3b1", "c6b8"};
+    for (int i = 0; i < 20; ++i)
+        send(g.id, i % 2 ? Seat::BLACK_SEAT : Seat::WHITE_SEAT, i % 2 ? *b : *w, {{"t", "move"}, {"uci", shuffle[i % 8]}});
+    ASSERT_EQ(w->last_state()["status"], "ongoing");
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "draw"}, {"action", "offer"}});
+    EXPECT_EQ(b->last_state()["draw_offer"], "white");
+}
+
+// docs/protocol.md "Abandoned games": a side to move without a connection for the
+// abandonment time lets the opponent claim the win or a draw; too early, or while the
+// other side is connected, the claim is refused.
+TEST_F(Fixture, P12AbandonedGameMayBeClaimed) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    now += 400'000;
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "claim"}, {"claim", "abandonment-win"}});
+    EXPECT_EQ(last_error(*b), "not_allowed");  // white is connected
+    hub->disconnect(g.id, w.get());
+    now += 299'000;
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "claim"}, {"claim", "abandonment-win"}});
+    EXPECT_EQ(last_error(*b), "not_allowed");  // not long enough
+    now += 1'000;
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "claim"}, {"claim", "abandonment-win"}});
+    json s = b->last_state();
+    EXPECT_EQ(s["result"], "0-1");
+    EXPECT_EQ(s["end"], "Black wins: White left the game");
+
+    auto d = create({{"opponent", "invite"}, {"color", "white"}});
+    auto dw = join(d.id, *d.white_token, Seat::WHITE_SEAT);
+    auto db = join(d.id, *d.black_token, Seat::BLACK_SEAT);
+    send(d.id, Seat::WHITE_SEAT, *dw, {{"t", "move"}, {"uci", "e2e4"}});
+    hub->disconnect(d.id, db.get());
+    now += 300'000;
+    send(d.id, Seat::WHITE_SEAT, *dw, {{"t", "claim"}, {"claim", "abandonment-draw"}});
+    EXPECT_EQ(last_error(*dw), "not_allowed");  // before both first moves: aborted, not claimed
+    db = join(d.id, *d.black_token, Seat::BLACK_SEAT);
+    send(d.id, Seat::BLACK_SEAT, *db, {{"t", "move"}, {"uci", "e7e5"}});
+    send(d.id, Seat::WHITE_SEAT, *dw, {{"t", "move"}, {"uci", "g1f3"}});
+    hub->disconnect(d.id, db.get());
+    now += 300'000;
+    send(d.id, Seat::WHITE_SEAT, *dw, {{"t", "claim"}, {"claim", "abandonment-draw"}});
+    EXPECT_EQ(dw->last_state()["result"], "1/2-1/2");
+}
+
+// R14 beyond invites: a robot game whose first moves never come is aborted.
+TEST_F(Fixture, R14UnstartedRobotGameIsAborted) {
+    auto g = create({{"opponent", "robot"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    now += 3'599'000;
+    hub->on_timer(g.id);
+    EXPECT_EQ(w->last_state()["status"], "ongoing");
+    now += 1'000;
+    hub->on_timer(g.id);
+    EXPECT_EQ(w->last_state()["status"], "aborted");
+}
+
+// D3: the seat links of a rematch are stored with the game, not only in memory.
+TEST_F(Fixture, D3RematchSeatsSurviveARestart) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "resign"}});
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "rematch"}, {"action", "offer"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "rematch"}, {"action", "accept"}});
+    const json before_w = w->last_state()["rematch"], before_b = b->last_state()["rematch"];
+    ASSERT_TRUE(before_w["seat"].is_string());
+    hub = std::make_unique<Hub>(env(), storage.get());
+    ASSERT_TRUE(hub->resume_from_storage().ok());
+    EXPECT_EQ(join(g.id, *g.white_token, Seat::WHITE_SEAT)->last_state()["rematch"], before_w);
+    EXPECT_EQ(join(g.id, *g.black_token, Seat::BLACK_SEAT)->last_state()["rematch"], before_b);
+    join(before_w["game"], before_w["seat"], Seat::BLACK_SEAT);
+}
+
+// Every client message written by the protocol module reads back as itself.
+TEST(Protocol, ClientMessagesRoundTrip) {
+    const std::vector<ClientMessage> all = {
+        in::Move{"e2e4", std::nullopt, 0, 40}, in::Move{std::nullopt, "Nf3", std::nullopt, std::nullopt}, in::Resign{},
+        in::Draw{Action::DECLINE}, in::Claim{ClaimKind::ABANDONMENT_WIN, {}},
+        in::Claim{ClaimKind::THREEFOLD_REPETITION, in::Move{"g1f3", std::nullopt, 12, std::nullopt}},
+        in::Takeback{Action::ACCEPT}, in::Abort{}, in::GiveTime{15}, in::Rematch{Action::OFFER}, in::Ping{}, in::Sync{}};
+    for (const ClientMessage& m : all) {
+        const std::string text = write_client_message(m);
+        auto back = read_client_message(text);
+        ASSERT_TRUE(std::holds_alternative<ClientMessage>(back)) << text << ": " << std::get<ProtocolError>(back).message;
+        EXPECT_EQ(std::get<ClientMessage>(back).index(), m.index()) << text;
+        EXPECT_EQ(write_client_message(std::get<ClientMessage>(back)), text);
+        EXPECT_FALSE(json::parse(text).is_discarded());
+    }
 }

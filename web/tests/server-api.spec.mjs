@@ -44,7 +44,11 @@ function kill9(server) {
 }
 
 async function api(url, method, body) {
-  const res = await fetch(url, { method, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? undefined : { 'content-type': 'application/json' }, // the server takes JSON only
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }

@@ -1,0 +1,186 @@
+// Outpost — FIDE Dutch system: participants, colour preferences, colour
+// allocation, round 1, the absolute criteria.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "club/dutch.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+namespace outpost::club {
+
+void set_colour_preference(PairingPlayer& p) {
+    std::vector<Colour> played;
+    for (Colour c : p.colour_by_round)
+        if (c != Colour::NONE) played.push_back(c);
+    p.colour_difference = 0;
+    for (Colour c : played) p.colour_difference += c == Colour::WHITE ? 1 : -1;
+    p.preference = Colour::NONE;
+    p.strength = PreferenceStrength::NONE;
+    if (played.empty()) return;
+    const Colour last = played.back();
+    const bool same_twice = played.size() >= 2 && played[played.size() - 2] == last;
+    if (p.colour_difference > 1 || p.colour_difference < -1 || same_twice) {
+        p.strength = PreferenceStrength::ABSOLUTE;
+        p.preference = p.colour_difference > 1 ? Colour::BLACK
+                       : p.colour_difference < -1 ? Colour::WHITE
+                                                  : opposite(last);
+    } else if (p.colour_difference != 0) {
+        p.strength = PreferenceStrength::STRONG;
+        p.preference = p.colour_difference > 0 ? Colour::BLACK : Colour::WHITE;
+    } else {
+        p.strength = PreferenceStrength::MILD;
+        p.preference = opposite(last);
+    }
+}
+
+std::vector<PairingPlayer> pairing_players(const Tournament& t, int round) {
+    std::vector<PairingPlayer> out;
+    for (const Player& pl : t.players) {
+        RoundEntry now = pl.round(round);
+        if (now.opponent != 0 || now.result != ResultCode::NONE) continue;  // already decided for this round
+        PairingPlayer p;
+        p.id = pl.start_rank;
+        for (int r = 1; r < round; ++r) {
+            RoundEntry e = pl.round(r);
+            p.score += t.scoring.points(e.result);
+            p.colour_by_round.push_back(e.played() ? e.colour : Colour::NONE);
+            if (e.opponent != 0) p.opponents.insert(e.opponent);
+            // A.4: scores at the start of that round decide the float.
+            Float f = Float::DOWN;
+            if (e.played()) {
+                double mine = t.score(pl, r - 1);
+                const Player* opp = t.find(e.opponent);
+                double theirs = opp ? t.score(*opp, r - 1) : mine;
+                f = theirs < mine ? Float::DOWN : theirs > mine ? Float::UP : Float::NONE;
+            }
+            p.floats.push_back(f);
+            if (e.result == ResultCode::PAIRING_BYE) p.may_get_bye = false;
+            if (!e.played() && t.scoring.points(e.result) >= t.scoring.win && t.scoring.win > 0) p.may_get_bye = false;
+        }
+        set_colour_preference(p);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::vector<std::vector<int>> score_brackets(const std::vector<PairingPlayer>& players) {
+    std::vector<const PairingPlayer*> sorted;
+    for (const PairingPlayer& p : players) sorted.push_back(&p);
+    std::sort(sorted.begin(), sorted.end(), [](const PairingPlayer* a, const PairingPlayer* b) {
+        return a->score != b->score ? a->score > b->score : a->id < b->id;
+    });
+    std::vector<std::vector<int>> out;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        if (i == 0 || sorted[i]->score != sorted[i - 1]->score) out.emplace_back();
+        out.back().push_back(sorted[i]->id);
+    }
+    return out;
+}
+
+Colour allocate_colours(const PairingPlayer& a, const PairingPlayer& b, bool a_ranks_higher, Colour initial) {
+    // E.1: both preferences can be granted.
+    if (a.preference != Colour::NONE && b.preference != Colour::NONE && a.preference != b.preference)
+        return a.preference;
+    // E.2: the stronger preference (a missing one is the weakest); between two
+    // absolute ones, the wider colour difference.
+    if (a.strength != b.strength) {
+        if (a.strength > b.strength) return a.preference;
+        return opposite(b.preference);
+    }
+    if (a.strength == PreferenceStrength::ABSOLUTE && std::abs(a.colour_difference) != std::abs(b.colour_difference))
+        return std::abs(a.colour_difference) > std::abs(b.colour_difference) ? a.preference : opposite(b.preference);
+    // E.3: alternate from the most recent round in which one had White and the
+    // other Black.
+    std::size_t n = std::min(a.colour_by_round.size(), b.colour_by_round.size());
+    for (std::size_t i = n; i-- > 0;) {
+        Colour ca = a.colour_by_round[i], cb = b.colour_by_round[i];
+        if (ca != Colour::NONE && cb != Colour::NONE && ca != cb) return opposite(ca);
+    }
+    // E.4: the higher ranked player's preference.
+    const PairingPlayer& hi = a_ranks_higher ? a : b;
+    if (hi.preference != Colour::NONE) return a_ranks_higher ? hi.preference : opposite(hi.preference);
+    // E.5: an odd pairing number of the higher ranked player gets the initial colour.
+    Colour start = initial == Colour::NONE ? Colour::WHITE : initial;
+    Colour hi_colour = hi.id % 2 == 1 ? start : opposite(start);
+    return a_ranks_higher ? hi_colour : opposite(hi_colour);
+}
+
+Result<Round> pair_dutch(const Tournament& t) {
+    const int round = t.rounds_paired() + 1;
+    if (t.total_rounds > 0 && round > t.total_rounds)
+        return make_error("all " + std::to_string(t.total_rounds) + " rounds are paired");
+    if (round > 1)
+        return make_error("round " + std::to_string(round) +
+                          ": the Dutch system is implemented for round 1 only; later rounds are not paired yet");
+    std::vector<PairingPlayer> players = pairing_players(t, round);
+    std::sort(players.begin(), players.end(), [](const PairingPlayer& x, const PairingPlayer& y) { return x.id < y.id; });
+    Round out;
+    std::vector<Pairing> games;
+    if (players.size() % 2 == 1) {
+        // The bye to the lowest-ranked participant who may have it.
+        auto it = std::find_if(players.rbegin(), players.rend(), [](const PairingPlayer& p) { return p.may_get_bye; });
+        if (it == players.rend()) return make_error("round 1: nobody may receive the pairing-allocated bye");
+        Pairing bye{it->id, 0};
+        players.erase(std::next(it).base());
+        const std::size_t half = players.size() / 2;
+        for (std::size_t i = 0; i < half; ++i) {
+            const PairingPlayer& hi = players[i];
+            const PairingPlayer& lo = players[i + half];
+            Colour c = allocate_colours(hi, lo, true, t.initial_colour);
+            games.push_back(c == Colour::WHITE ? Pairing{hi.id, lo.id} : Pairing{lo.id, hi.id});
+        }
+        out = games;
+        out.push_back(bye);
+        return out;
+    }
+    const std::size_t half = players.size() / 2;
+    for (std::size_t i = 0; i < half; ++i) {
+        const PairingPlayer& hi = players[i];
+        const PairingPlayer& lo = players[i + half];
+        Colour c = allocate_colours(hi, lo, true, t.initial_colour);
+        out.push_back(c == Colour::WHITE ? Pairing{hi.id, lo.id} : Pairing{lo.id, hi.id});
+    }
+    return out;
+}
+
+std::string check_absolute_criteria(const std::vector<PairingPlayer>& players, const Round& round) {
+    std::map<int, const PairingPlayer*> by_id;
+    for (const PairingPlayer& p : players) by_id[p.id] = &p;
+    std::map<int, int> seen;
+    int byes = 0;
+    for (const Pairing& g : round) {
+        for (int id : {g.white, g.black}) {
+            if (id == 0) continue;
+            if (!by_id.count(id)) return "player " + std::to_string(id) + " is not a participant of this round";
+            if (seen[id]++) return "player " + std::to_string(id) + " is paired twice";
+        }
+        if (g.is_bye()) {
+            ++byes;
+            if (!by_id[g.white]->may_get_bye)
+                return "player " + std::to_string(g.white) + " may not receive the pairing-allocated bye (C.04.1)";
+            continue;
+        }
+        const PairingPlayer& w = *by_id[g.white];
+        const PairingPlayer& b = *by_id[g.black];
+        if (w.opponents.count(b.id))
+            return "players " + std::to_string(w.id) + " and " + std::to_string(b.id) + " have met before (C.04.1)";
+        if (w.strength == PreferenceStrength::ABSOLUTE && b.strength == PreferenceStrength::ABSOLUTE &&
+            w.preference == b.preference)
+            return "players " + std::to_string(w.id) + " and " + std::to_string(b.id) +
+                   " both have an absolute preference for " + (w.preference == Colour::WHITE ? "White" : "Black") +
+                   " (C.04.3 C.3)";
+    }
+    if (byes > 1) return "more than one pairing-allocated bye";
+    for (const PairingPlayer& p : players)
+        if (!seen.count(p.id)) return "player " + std::to_string(p.id) + " is not paired";
+    return "";
+}
+
+std::string write_pairing(const Round& round) {
+    std::string out = std::to_string(round.size()) + "\n";
+    for (const Pairing& p : round) out += std::to_string(p.white) + " " + std::to_string(p.black) + "\n";
+    return out;
+}
+
+}  // namespace outpost::club

@@ -1,0 +1,80 @@
+// Outpost — Swiss pairings by the FIDE Dutch system (SPEC P20; Handbook C.04.3
+// with the general rules C.04.1 and C.04.2).
+//
+// STATUS: what is here is the groundwork and round 1. The pairing of rounds 2
+// and later (score brackets, floaters, the quality criteria in their order) is
+// NOT implemented: pair_dutch() answers those rounds with an error instead of a
+// pairing that might differ from the rules.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "chess/result.h"
+#include "club/round_robin.h"
+#include "club/tournament.h"
+
+namespace outpost::club {
+
+// C.04.3 A.6: the strength of a colour preference.
+enum class PreferenceStrength : std::uint8_t { NONE, MILD, STRONG, ABSOLUTE };
+
+// C.04.3 A.4: a float in a round: down when paired against a lower score or
+// not playing at all (for whatever reason), up when paired against a higher score.
+enum class Float : std::uint8_t { NONE, DOWN, UP };
+
+// What the pairing of round `round` knows of one participant.
+struct PairingPlayer {
+    int id = 0;  // pairing number: the starting rank
+    double score = 0.0;
+    std::vector<Colour> colour_by_round;  // NONE where no game was played (C.04.1: only games count)
+    int colour_difference = 0;    // whites minus blacks
+    Colour preference = Colour::NONE;
+    PreferenceStrength strength = PreferenceStrength::NONE;
+    std::set<int> opponents;  // met before, played or forfeited (C.04.1 b: not again)
+    std::vector<Float> floats;  // per earlier round
+    // C.04.1 c: no second pairing-allocated bye, nor after a round won without
+    // playing (forfeit win, full-point bye).
+    bool may_get_bye = true;
+};
+
+// The colour preference of a colour history (C.04.3 A.6): absolute when the
+// difference is beyond ±1 or the last two games had the same colour; strong at
+// ±1; mild at 0 (the other colour than in the last game); none without games.
+void set_colour_preference(PairingPlayer& p);
+
+// The participants of round `round` (1-based): everyone without an entry already
+// made for that round (a requested bye or an absence is written in before pairing).
+std::vector<PairingPlayer> pairing_players(const Tournament& t, int round);
+
+// C.04.3 A.3: the score brackets, highest score first, each in pairing-number
+// order (the ids of the players).
+std::vector<std::vector<int>> score_brackets(const std::vector<PairingPlayer>& players);
+
+// C.04.3 E: the colours of a pair; returns the colour of `a`. `a_ranks_higher`
+// says which of the two is the higher ranked (score, then pairing number);
+// `initial` is the colour the first pairing number had in round 1.
+Colour allocate_colours(const PairingPlayer& a, const PairingPlayer& b, bool a_ranks_higher, Colour initial);
+
+// The next round's pairing. Round 1 is exact: the upper half against the lower
+// half in pairing-number order, colours alternating board by board from the
+// initial colour (White when the file names none), and with an odd count the
+// bye to the last player. Later rounds return an error saying they are not
+// implemented.
+Result<Round> pair_dutch(const Tournament& t);
+
+// The absolute criteria for a proposed round: every participant exactly once, at
+// most one bye, no rematch and no bye to a player who may not get one (C.04.1),
+// no two players with the same absolute colour preference together (C.04.3 C.3;
+// the Handbook exempts topscorers in the last round, which this check does not
+// know about). Empty when the round passes; otherwise what is wrong.
+std::string check_absolute_criteria(const std::vector<PairingPlayer>& players, const Round& round);
+
+// The output format of JaVaFo and bbpPairings: the number of pairs, then one
+// "WHITE BLACK" line per board, a bye as "N 0".
+std::string write_pairing(const Round& round);
+
+}  // namespace outpost::club

@@ -1,0 +1,576 @@
+// Outpost — protocol v1: readers and writers of every message (docs/protocol.md).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/protocol.h"
+
+#include <array>
+#include <nlohmann/json.hpp>
+
+#include "chess/bitboard.h"
+#include "chess/fen.h"
+#include "chess/movegen.h"
+#include "chess/uci.h"
+#include "engine/skill.h"
+#include "server/room.h"
+
+namespace outpost::server {
+
+using nlohmann::json;
+
+const char* seat_name(Seat s) {
+    switch (s) {
+    case Seat::WHITE_SEAT: return "white";
+    case Seat::BLACK_SEAT: return "black";
+    case Seat::BOTH: return "both";
+    case Seat::SPECTATOR: return "spectator";
+    }
+    return "spectator";
+}
+
+std::optional<Color> seat_color(Seat s) {
+    if (s == Seat::WHITE_SEAT) return WHITE;
+    if (s == Seat::BLACK_SEAT) return BLACK;
+    return std::nullopt;
+}
+
+const char* color_name(Color c) { return c == WHITE ? "white" : "black"; }
+
+ProtocolError bad_request(std::string message) { return {"bad_request", std::move(message), 400}; }
+ProtocolError not_allowed(std::string message) { return {"not_allowed", std::move(message), 409}; }
+ProtocolError not_found_game(std::string_view id) {
+    return {"not_found", "no game with id '" + std::string(id.substr(0, 64)) + "'", 404};
+}
+
+namespace {
+
+// --- Writing: one small JSON writer for every server message ----------------------
+
+class Writer {
+public:
+    explicit Writer(size_t reserve = 256) { out_.reserve(reserve); }
+    Writer& key(std::string_view k) {
+        comma();
+        raw_str(k);
+        out_ += ':';
+        fresh_ = true;
+        return *this;
+    }
+    Writer& str(std::string_view s) {
+        comma();
+        raw_str(s);
+        return *this;
+    }
+    Writer& num(std::int64_t v) {
+        comma();
+        out_ += std::to_string(v);
+        return *this;
+    }
+    Writer& boolean(bool b) {
+        comma();
+        out_ += b ? "true" : "false";
+        return *this;
+    }
+    Writer& null() {
+        comma();
+        out_ += "null";
+        return *this;
+    }
+    Writer& str_or_null(const std::optional<std::string_view>& s) { return s ? str(*s) : null(); }
+    Writer& open(char c) {
+        comma();
+        out_ += c;
+        fresh_ = true;
+        return *this;
+    }
+    Writer& close(char c) {
+        out_ += c;
+        fresh_ = false;
+        return *this;
+    }
+    std::string take() { return std::move(out_); }
+
+private:
+    void comma() {
+        if (!fresh_) out_ += ',';
+        fresh_ = false;
+    }
+    // The length of the well-formed UTF-8 sequence at s[i], or 0 where there is none.
+    static size_t utf8_length(std::string_view s, size_t i) {
+        const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+        const unsigned char c = b(i);
+        size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+        if (n == 0 || i + n > s.size()) return 0;
+        for (size_t k = 1; k < n; ++k)
+            if ((b(i + k) & 0xC0) != 0x80) return 0;
+        // Overlong forms, surrogates and code points above U+10FFFF are not UTF-8.
+        if (n == 3 && ((c == 0xE0 && b(i + 1) < 0xA0) || (c == 0xED && b(i + 1) >= 0xA0))) return 0;
+        if (n == 4 && ((c == 0xF0 && b(i + 1) < 0x90) || (c == 0xF4 && b(i + 1) >= 0x90))) return 0;
+        return n;
+    }
+    // Messages quote input (a path, a move) that need not be UTF-8: a byte that does not
+    // start a well-formed sequence is written as U+FFFD, so the answer is always JSON.
+    void raw_str(std::string_view s) {
+        out_ += '"';
+        for (size_t i = 0; i < s.size(); ++i) {
+            const char c = s[i];
+            const auto u = static_cast<unsigned char>(c);
+            if (u >= 0x80) {
+                const size_t n = utf8_length(s, i);
+                if (n == 0) {
+                    out_ += "\\ufffd";
+                } else {
+                    out_.append(s.substr(i, n));
+                    i += n - 1;
+                }
+            } else if (c == '"' || c == '\\') {
+                out_ += '\\';
+                out_ += c;
+            } else if (u < 0x20) {
+                static constexpr char Hex[] = "0123456789abcdef";
+                out_ += "\\u00";
+                out_ += Hex[u >> 4];
+                out_ += Hex[u & 15];
+            } else {
+                out_ += c;
+            }
+        }
+        out_ += '"';
+    }
+    std::string out_;
+    bool fresh_ = true;
+};
+
+std::optional<std::string_view> color_or_null(const std::optional<Color>& c) {
+    if (!c) return std::nullopt;
+    return color_name(*c);
+}
+
+// The legal moves by origin square as the board shows them: for each square the
+// set of destinations, standard castling also as king-takes-rook (as lichess does),
+// Chess960 castling as king-takes-rook only (as UCI writes it).
+void write_legal(Writer& w, const Position& pos) {
+    std::array<Bitboard, 64> dests{};
+    for (Move m : legal_moves(pos)) {
+        Bitboard& d = dests[size_t(m.from())];
+        d |= square_bb(m.to());
+        if (m.kind() == Move::CASTLING && !pos.is_chess960())
+            d |= square_bb(make_square(m.to() > m.from() ? FILE_G : FILE_C, rank_of(m.from())));
+    }
+    w.open('{');
+    for (int from = 0; from < 64; ++from) {
+        if (!dests[size_t(from)]) continue;
+        w.key(square_name(Square(from))).open('[');
+        for (Bitboard b = dests[size_t(from)]; b; b &= b - 1) w.str(square_name(lsb(b)));
+        w.close(']');
+    }
+    w.close('}');
+}
+
+// P6: the result in words. A forfeit after the first moves is an abandonment
+// (docs/protocol.md): Game's words for it speak of a first move.
+std::string end_text(const Game& g) {
+    if (!g.is_over()) return "";
+    const Outcome& o = g.outcome();
+    if (o.reason == Status::FORFEIT && o.winner && g.ply() >= 2)
+        return std::string(*o.winner == WHITE ? "White wins: Black" : "Black wins: White") + " left the game";
+    return describe(o);
+}
+
+// The fields of STATE that a move can change: written by write_state and write_move
+// alike, so that a `move` folded into a state is exactly the next state.
+void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) {
+    const Game& g = r.game;
+    const Position& pos = g.position();
+    const Color turn = pos.side_to_move();
+    w.key("id").str(r.id());
+    w.key("fen").str(to_fen(pos));
+    w.key("turn").str(color_name(turn));
+    w.key("last_move").str_or_null(r.history.empty() ? std::nullopt : std::optional<std::string_view>(r.history.back().uci));
+    w.key("check").str_or_null(pos.in_check() ? std::optional<std::string_view>(square_name(pos.king_square(turn))) : std::nullopt);
+    w.key("legal");
+    if (r.may_move(seat)) write_legal(w, pos);
+    else w.open('{').close('}');
+    w.key("status").str(status_id(g.status()));
+    w.key("result").str(result_string(g.outcome()));
+    w.key("winner").str_or_null(color_or_null(g.outcome().winner));
+    w.key("end").str(end_text(g));
+    w.key("claimable").open('[');
+    for (DrawClaim c : g.claimable_draws()) w.str(claim_id(c));
+    w.close(']');
+    w.key("draw_offer").str_or_null(color_or_null(g.draw_offer()));
+    w.key("takeback_request").str_or_null(color_or_null(r.takeback_request));
+    w.key("can_abort").boolean(g.can_abort());
+    w.key("clock").open('{');
+    if (r.clock) {
+        w.key("white_ms").num(std::max<Millis>(0, r.clock->remaining(WHITE)));
+        w.key("black_ms").num(std::max<Millis>(0, r.clock->remaining(BLACK)));
+        w.key("running").str_or_null(color_or_null(r.clock->running_side()));
+        w.key("server_time").num(server_time);
+        w.key("time_control").str(r.info.time_control);
+        w.key("class").str(time_class_name(r.clock->time_control().classify()));
+    } else {
+        w.key("white_ms").null().key("black_ms").null().key("running").null();
+        w.key("server_time").num(server_time);
+        w.key("time_control").str("-").key("class").str("unlimited");
+    }
+    w.close('}');
+}
+
+void write_player(Writer& w, const Room& r, Color c) {
+    w.open('{');
+    const bool robot = r.robot(c);
+    w.key("kind").str(robot ? "robot" : "human");
+    w.key("name").str(c == WHITE ? r.info.white_name : r.info.black_name);
+    if (robot) {
+        w.key("level").num(r.info.robot_level);
+        w.key("elo").num(r.info.robot_elo);
+    }
+    w.close('}');
+}
+
+// --- Reading ------------------------------------------------------------------------
+
+// Reads an optional field of a given JSON type; a present field of another type is
+// an error that names it.
+template <class T>
+std::optional<ProtocolError> read_field(const json& j, const char* name, std::optional<T>& out) {
+    auto it = j.find(name);
+    if (it == j.end() || it->is_null()) return std::nullopt;
+    if constexpr (std::is_same_v<T, std::string>) {
+        if (!it->is_string()) return bad_request(std::string("field '") + name + "' must be a string");
+        if (it->get_ref<const std::string&>().size() > MaxBodyBytes) return bad_request(std::string("field '") + name + "' is too long");
+    } else if constexpr (std::is_same_v<T, bool>) {
+        if (!it->is_boolean()) return bad_request(std::string("field '") + name + "' must be true or false");
+    } else {
+        if (!it->is_number_integer()) return bad_request(std::string("field '") + name + "' must be a whole number");
+        const auto v = it->get<std::int64_t>();
+        if (v < -1'000'000'000 || v > 1'000'000'000) return bad_request(std::string("field '") + name + "' is out of range");
+    }
+    out = it->get<T>();
+    return std::nullopt;
+}
+
+Answer<json> parse_object(std::string_view text, size_t limit) {
+    if (text.size() > limit)
+        return bad_request("message too large (" + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(limit) + ")");
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) return bad_request("malformed JSON");
+    if (!j.is_object()) return bad_request("the message must be a JSON object");
+    if (auto v = j.find("v"); v != j.end() && !(v->is_number_integer() && v->get<int>() == 1))
+        return bad_request("unsupported protocol version (this server speaks v1)");
+    return j;
+}
+
+struct ActionName {
+    Action action;
+    const char* name;
+};
+constexpr ActionName ActionNames[] = {
+    {Action::OFFER, "offer"}, {Action::ACCEPT, "accept"}, {Action::DECLINE, "decline"}, {Action::REQUEST, "request"}};
+const char* action_name(Action a) {
+    for (const auto& n : ActionNames)
+        if (n.action == a) return n.name;
+    return "";
+}
+
+// An `action` field restricted to the given values; the error lists them.
+Answer<Action> read_action(const json& j, std::initializer_list<Action> allowed) {
+    std::string list;
+    for (Action a : allowed) list += std::string(list.empty() ? "" : ", ") + action_name(a);
+    std::optional<std::string> s;
+    if (auto e = read_field(j, "action", s)) return *e;
+    if (!s) return bad_request("field 'action' (" + list + ") is missing");
+    for (Action a : allowed)
+        if (*s == action_name(a)) return a;
+    return bad_request("action must be one of: " + list);
+}
+
+struct ClaimName {
+    ClaimKind kind;
+    const char* name;
+};
+constexpr ClaimName ClaimNames[] = {{ClaimKind::THREEFOLD_REPETITION, "threefold-repetition"},
+                                    {ClaimKind::FIFTY_MOVES, "fifty-moves"},
+                                    {ClaimKind::ABANDONMENT_WIN, "abandonment-win"},
+                                    {ClaimKind::ABANDONMENT_DRAW, "abandonment-draw"}};
+
+Answer<in::Move> read_move_fields(const json& j) {
+    in::Move m;
+    for (auto err : {read_field(j, "uci", m.uci), read_field(j, "san", m.san)})
+        if (err) return *err;
+    for (auto err : {read_field(j, "ply", m.ply), read_field(j, "lag_ms", m.lag_ms)})
+        if (err) return *err;
+    return m;
+}
+
+template <class T>
+Answer<ClientMessage> widen(Answer<T> a) {
+    if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
+    return ClientMessage{std::get<T>(std::move(a))};
+}
+
+}  // namespace
+
+std::string error_json(const ProtocolError& e) {
+    Writer w;
+    w.open('{').key("v").num(1).key("t").str("error").key("code").str(e.code).key("message").str(e.message).close('}');
+    return w.take();
+}
+
+// --- Client messages -------------------------------------------------------------------
+
+Answer<ClientMessage> read_client_message(std::string_view text) {
+    auto parsed = parse_object(text, MaxMessageBytes);
+    if (auto* e = std::get_if<ProtocolError>(&parsed)) return *e;
+    const json& j = std::get<json>(parsed);
+    auto t = j.find("t");
+    if (t == j.end() || !t->is_string()) return bad_request("field 't' (the message type) is missing");
+    const std::string& type = t->get_ref<const std::string&>();
+    if (type == "move") {
+        auto m = read_move_fields(j);
+        if (auto* e = std::get_if<ProtocolError>(&m)) return *e;
+        if (!std::get<in::Move>(m).uci && !std::get<in::Move>(m).san) return bad_request("field 'uci' or 'san' is missing");
+        return ClientMessage{std::get<in::Move>(m)};
+    }
+    if (type == "claim") {
+        std::optional<std::string> claim;
+        if (auto e = read_field(j, "claim", claim)) return *e;
+        if (!claim) return bad_request("field 'claim' is missing");
+        auto with = read_move_fields(j);
+        if (auto* e = std::get_if<ProtocolError>(&with)) return *e;
+        for (const auto& c : ClaimNames)
+            if (*claim == c.name) return ClientMessage{in::Claim{c.kind, std::get<in::Move>(with)}};
+        return bad_request("claim must be 'threefold-repetition', 'fifty-moves', 'abandonment-win' or 'abandonment-draw'");
+    }
+    if (type == "resign") return ClientMessage{in::Resign{}};
+    if (type == "abort") return ClientMessage{in::Abort{}};
+    if (type == "ping") return ClientMessage{in::Ping{}};
+    if (type == "sync") return ClientMessage{in::Sync{}};
+    if (type == "draw") {
+        auto a = read_action(j, {Action::OFFER, Action::ACCEPT, Action::DECLINE});
+        if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
+        return ClientMessage{in::Draw{std::get<Action>(a)}};
+    }
+    if (type == "takeback") {
+        auto a = read_action(j, {Action::REQUEST, Action::ACCEPT, Action::DECLINE});
+        if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
+        return ClientMessage{in::Takeback{std::get<Action>(a)}};
+    }
+    if (type == "rematch") {
+        auto a = read_action(j, {Action::OFFER, Action::ACCEPT});
+        if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
+        return ClientMessage{in::Rematch{std::get<Action>(a)}};
+    }
+    if (type == "give_time") {
+        std::optional<int> seconds;
+        if (auto e = read_field(j, "seconds", seconds)) return *e;
+        if (!seconds || *seconds < 1 || *seconds > 3600) return bad_request("field 'seconds' must be 1 to 3600");
+        return ClientMessage{in::GiveTime{*seconds}};
+    }
+    return bad_request("unknown message type '" + type.substr(0, 32) + "'");
+}
+
+std::string write_client_message(const ClientMessage& m) {
+    Writer w;
+    w.open('{').key("v").num(1);
+    auto move_fields = [&](const in::Move& mv) {
+        if (mv.uci) w.key("uci").str(*mv.uci);
+        if (mv.san) w.key("san").str(*mv.san);
+        if (mv.ply) w.key("ply").num(*mv.ply);
+        if (mv.lag_ms) w.key("lag_ms").num(*mv.lag_ms);
+    };
+    std::visit(
+        [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, in::Move>) {
+                w.key("t").str("move");
+                move_fields(x);
+            } else if constexpr (std::is_same_v<T, in::Claim>) {
+                w.key("t").str("claim");
+                for (const auto& c : ClaimNames)
+                    if (c.kind == x.claim) w.key("claim").str(c.name);
+                move_fields(x.with);
+            } else if constexpr (std::is_same_v<T, in::Draw>) {
+                w.key("t").str("draw").key("action").str(action_name(x.action));
+            } else if constexpr (std::is_same_v<T, in::Takeback>) {
+                w.key("t").str("takeback").key("action").str(action_name(x.action));
+            } else if constexpr (std::is_same_v<T, in::Rematch>) {
+                w.key("t").str("rematch").key("action").str(action_name(x.action));
+            } else if constexpr (std::is_same_v<T, in::GiveTime>) {
+                w.key("t").str("give_time").key("seconds").num(x.seconds);
+            } else if constexpr (std::is_same_v<T, in::Resign>) {
+                w.key("t").str("resign");
+            } else if constexpr (std::is_same_v<T, in::Abort>) {
+                w.key("t").str("abort");
+            } else if constexpr (std::is_same_v<T, in::Ping>) {
+                w.key("t").str("ping");
+            } else {
+                w.key("t").str("sync");
+            }
+        },
+        m);
+    w.close('}');
+    return w.take();
+}
+
+// --- HTTP requests -----------------------------------------------------------------------
+
+Answer<NewGameRequest> read_new_game(std::string_view body) {
+    constexpr int elo_min = engine::ELO_MIN, elo_max = engine::ELO_MAX;
+    auto parsed = parse_object(body, MaxBodyBytes);
+    if (auto* e = std::get_if<ProtocolError>(&parsed)) return *e;
+    const json& j = std::get<json>(parsed);
+    NewGameRequest spec;
+    std::optional<std::string> opponent, color, tc, variant, fen, pgn, name;
+    std::optional<int> level, elo, number;
+    std::optional<bool> casual;
+    for (auto err : {read_field(j, "opponent", opponent), read_field(j, "color", color), read_field(j, "time_control", tc),
+                     read_field(j, "variant", variant), read_field(j, "fen", fen), read_field(j, "pgn", pgn),
+                     read_field(j, "name", name)})
+        if (err) return *err;
+    for (auto err : {read_field(j, "level", level), read_field(j, "elo", elo), read_field(j, "chess960", number)})
+        if (err) return *err;
+    if (auto err = read_field(j, "casual", casual)) return *err;
+
+    if (opponent) {
+        if (*opponent != "robot" && *opponent != "hotseat" && *opponent != "invite")
+            return bad_request("opponent must be 'robot', 'hotseat' or 'invite'");
+        spec.opponent = *opponent;
+    }
+    if (color && *color != "random") {
+        if (*color == "white") spec.creator_color = WHITE;
+        else if (*color == "black") spec.creator_color = BLACK;
+        else return bad_request("color must be 'white', 'black' or 'random'");
+    }
+    if (level) {
+        if (*level < 1 || *level > 10) return bad_request("level must be 1 to 10");
+        spec.level = *level;
+    }
+    if (elo) {
+        // The engine's one range (engine::ELO_MIN..ELO_MAX, also UCI_Elo and the UI).
+        if (*elo < elo_min || *elo > elo_max)
+            return bad_request("elo must be " + std::to_string(elo_min) + " to " + std::to_string(elo_max) + " (asked for " +
+                               std::to_string(*elo) + ")");
+        spec.elo = *elo;
+        spec.level = 0;
+    }
+    if (tc) spec.time_control = *tc;
+    if (variant) {
+        if (*variant != "standard" && *variant != "chess960") return bad_request("variant must be 'standard' or 'chess960'");
+        spec.chess960 = *variant == "chess960";
+    }
+    if (number) {
+        if (*number < 0 || *number > 959) return bad_request("chess960 must be a number from 0 to 959");
+        spec.chess960_number = *number;
+        spec.chess960 = true;
+    }
+    if (fen) spec.fen = *fen;
+    if (pgn) spec.pgn = *pgn;
+    if (casual) spec.casual = *casual;
+    if (name) {
+        if (name->size() > 40) return bad_request("name is longer than 40 characters");
+        if (!name->empty()) spec.name = *name;
+    }
+    return spec;
+}
+
+Answer<std::vector<std::string>> read_lookup(std::string_view body) {
+    auto parsed = parse_object(body, MaxBodyBytes);
+    if (auto* e = std::get_if<ProtocolError>(&parsed)) return *e;
+    const json& j = std::get<json>(parsed);
+    auto it = j.find("tokens");
+    if (it == j.end() || !it->is_array()) return bad_request("field 'tokens' must be an array of seat tokens");
+    if (it->size() > 200) return bad_request("at most 200 tokens");
+    std::vector<std::string> tokens;
+    for (const auto& t : *it) {
+        if (!t.is_string() || t.get_ref<const std::string&>().size() > 64)
+            return bad_request("each token must be a string of at most 64 characters");
+        if (!t.get_ref<const std::string&>().empty()) tokens.push_back(t.get<std::string>());
+    }
+    return tokens;
+}
+
+// --- Server messages ---------------------------------------------------------------------
+
+std::string CreatedGame::json() const {
+    Writer w;
+    w.open('{').key("v").num(1).key("game").str(id).key("seats").open('{');
+    if (white_token) w.key("white").str(*white_token);
+    if (black_token) w.key("black").str(*black_token);
+    w.close('}').key("you").str(seat_name(you)).close('}');
+    return w.take();
+}
+
+std::string write_summaries(const std::vector<GameSummary>& games) {
+    Writer w(128 + 256 * games.size());
+    w.open('{').key("v").num(1).key("games").open('[');
+    for (const GameSummary& g : games) {
+        w.open('{');
+        w.key("id").str(g.id).key("white").str(g.white).key("black").str(g.black);
+        w.key("status").str(g.status).key("result").str(g.result);
+        w.key("updated").num(g.updated_ms).key("created").num(g.created_ms);
+        w.key("you").str(g.you).key("token").str(g.token);
+        w.key("moves").num(g.moves).key("plies").num(g.moves);
+        w.key("time_control").str(g.time_control).key("variant").str(g.variant);
+        w.close('}');
+    }
+    w.close(']').close('}');
+    return w.take();
+}
+
+std::string write_pong(Millis server_time) {
+    Writer w;
+    w.open('{').key("v").num(1).key("t").str("pong").key("server_time").num(server_time).close('}');
+    return w.take();
+}
+
+std::string write_state(const Room& r, Seat seat, Millis server_time) {
+    Writer w(1024 + 16 * r.history.size());
+    w.open('{').key("v").num(1).key("t").str("state").key("game").open('{');
+    w.key("variant").str(r.info.variant);
+    w.key("chess960");
+    if (r.info.chess960 >= 0) w.num(r.info.chess960);
+    else w.null();
+    w.key("initial_fen").str(r.info.initial_fen);
+    w.key("ply").num(r.game.ply());
+    w.key("moves").open('[');
+    for (const PlyRecord& p : r.history) w.str(p.uci);
+    w.close(']');
+    w.key("san").open('[');
+    for (const PlyRecord& p : r.history) w.str(p.san);
+    w.close(']');
+    write_live_fields(w, r, seat, server_time);
+    w.key("casual").boolean(r.info.casual);
+    w.key("players").open('{');
+    w.key("white");
+    write_player(w, r, WHITE);
+    w.key("black");
+    write_player(w, r, BLACK);
+    w.close('}');
+    w.key("you").str(seat_name(seat));
+    w.key("rematch").open('{');
+    w.key("offered_by").str_or_null(color_or_null(r.rematch_offer));
+    w.key("game").str_or_null(r.info.rematch_game.empty() ? std::nullopt : std::optional<std::string_view>(r.info.rematch_game));
+    std::optional<std::string_view> rematch_seat;
+    if (!r.info.rematch_game.empty()) {
+        if (seat == Seat::WHITE_SEAT || seat == Seat::BOTH) rematch_seat = r.info.rematch_white_token;
+        else if (seat == Seat::BLACK_SEAT) rematch_seat = r.info.rematch_black_token;
+        if (rematch_seat && rematch_seat->empty()) rematch_seat.reset();
+    }
+    w.key("seat").str_or_null(rematch_seat);
+    w.close('}');
+    w.close('}').close('}');
+    return w.take();
+}
+
+std::string write_move(const Room& r, Seat seat, Millis server_time) {
+    Writer w(640);
+    w.open('{').key("v").num(1).key("t").str("move").key("game").open('{');
+    w.key("ply").num(r.game.ply());
+    w.key("uci").str(r.history.back().uci);
+    w.key("san").str(r.history.back().san);
+    write_live_fields(w, r, seat, server_time);
+    w.close('}').close('}');
+    return w.take();
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,124 @@
+// Outpost — protocol v1 (docs/protocol.md): every message one typed struct, with its
+// reader and its writer here and nowhere else (lila-ws ClientIn/ClientOut). The hub
+// dispatches on these types; it never looks at JSON.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "chess/clock.h"
+#include "chess/types.h"
+
+namespace outpost::server {
+
+enum class Seat : std::uint8_t { WHITE_SEAT, BLACK_SEAT, BOTH, SPECTATOR };
+const char* seat_name(Seat s);
+std::optional<Color> seat_color(Seat s);
+const char* color_name(Color c);
+
+// A protocol error: a stable code (docs/protocol.md) and words for people.
+struct ProtocolError {
+    std::string code;
+    std::string message;
+    int http_status = 400;
+};
+template <class T>
+using Answer = std::variant<T, ProtocolError>;
+
+ProtocolError bad_request(std::string message);
+ProtocolError not_allowed(std::string message);
+ProtocolError not_found_game(std::string_view id);
+std::string error_json(const ProtocolError& e);
+
+// Limits of the protocol (docs/protocol.md, "Limits").
+constexpr size_t MaxMessageBytes = 4096;
+constexpr size_t MaxBodyBytes = 64 * 1024;
+
+// --- Client to server (WebSocket) ---------------------------------------------------
+
+enum class Action : std::uint8_t { OFFER, ACCEPT, DECLINE, REQUEST };
+enum class ClaimKind : std::uint8_t { THREEFOLD_REPETITION, FIFTY_MOVES, ABANDONMENT_WIN, ABANDONMENT_DRAW };
+
+namespace in {
+struct Move {
+    std::optional<std::string> uci, san;
+    std::optional<int> ply;     // the ply the client saw (drops stale premoves)
+    std::optional<int> lag_ms;  // the client's measured lag (C5)
+};
+struct Resign {};
+struct Draw {
+    Action action = Action::OFFER;  // offer | accept | decline
+};
+struct Claim {
+    ClaimKind claim = ClaimKind::THREEFOLD_REPETITION;
+    Move with;  // optional intended move (uci or san) for R9/R10
+};
+struct Takeback {
+    Action action = Action::REQUEST;  // request | accept | decline
+};
+struct Abort {};
+struct GiveTime {
+    int seconds = 0;
+};
+struct Rematch {
+    Action action = Action::OFFER;  // offer | accept
+};
+struct Ping {};
+struct Sync {};
+}  // namespace in
+
+using ClientMessage = std::variant<in::Move, in::Resign, in::Draw, in::Claim, in::Takeback, in::Abort, in::GiveTime,
+                                   in::Rematch, in::Ping, in::Sync>;
+
+Answer<ClientMessage> read_client_message(std::string_view text);
+std::string write_client_message(const ClientMessage& m);
+
+// --- HTTP requests -------------------------------------------------------------------
+
+struct NewGameRequest {
+    std::string opponent = "robot";      // robot | hotseat | invite
+    std::optional<Color> creator_color;  // nullopt: by lot
+    int level = 3;                       // 1-10, or 0 with elo set
+    int elo = 0;
+    std::string time_control = "-";
+    bool chess960 = false;
+    std::optional<int> chess960_number;
+    std::string fen, pgn;
+    bool casual = true;
+    std::string name = "Anonymous";
+    std::string opponent_name;
+};
+Answer<NewGameRequest> read_new_game(std::string_view body);
+// POST /api/v1/games/lookup: the seat tokens (non-empty, at most 200).
+Answer<std::vector<std::string>> read_lookup(std::string_view body);
+
+// --- Server to client ----------------------------------------------------------------
+
+struct CreatedGame {
+    std::string id;
+    std::optional<std::string> white_token, black_token;
+    Seat you = Seat::WHITE_SEAT;
+    std::string json() const;
+};
+
+struct GameSummary {
+    std::string id, white, black, status, result, you, token, time_control, variant;
+    std::int64_t updated_ms = 0, created_ms = 0;
+    int moves = 0;  // plies played
+};
+std::string write_summaries(const std::vector<GameSummary>& games);
+std::string write_pong(Millis server_time);
+
+class Room;
+// The whole state of a game as `seat` sees it (a `state` message), and the `move`
+// message after one move: both written by the same code (write_live_fields), so that
+// folding the moves into a state gives exactly the state.
+std::string write_state(const Room& r, Seat seat, Millis server_time);
+std::string write_move(const Room& r, Seat seat, Millis server_time);
+
+}  // namespace outpost::server

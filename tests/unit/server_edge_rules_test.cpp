@@ -1,0 +1,84 @@
+// Outpost — the network edge's rules without a socket: token buckets, the WebSocket
+// Origin policy, JSON-only POST bodies, the security headers (docs/protocol.md).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "server/edge.h"
+#include "server/hub.h"
+
+using namespace outpost;
+using namespace outpost::server;
+
+TEST(EdgeRateLimit, BucketGivesItsBurstThenItsRate) {
+    RateLimiter limiter(10, 50);  // 10 a second, 50 at once
+    int allowed = 0;
+    for (int i = 0; i < 200; ++i) allowed += limiter.allow("10.0.0.1", 1000);
+    EXPECT_EQ(allowed, 50);
+    EXPECT_TRUE(limiter.allow("10.0.0.2", 1000)) << "another address has its own bucket";
+    allowed = 0;
+    for (int i = 0; i < 200; ++i) allowed += limiter.allow("10.0.0.1", 2000);  // one second later: 10 more
+    EXPECT_EQ(allowed, 10);
+    EXPECT_FALSE(limiter.allow("10.0.0.1", 2000));
+    EXPECT_TRUE(limiter.allow("10.0.0.1", 2100));
+}
+
+TEST(EdgeRateLimit, ConnectionsPerAddressAreCapped) {
+    ConnectionCounter c;
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(c.try_add("::1", 3));
+    EXPECT_FALSE(c.try_add("::1", 3));
+    EXPECT_TRUE(c.try_add("127.0.0.1", 3));
+    c.remove("::1");
+    EXPECT_TRUE(c.try_add("::1", 3));
+    EXPECT_EQ(c.count("::1"), 3);
+}
+
+TEST(EdgeOrigin, OnlyTheServersOwnPagesOpenWebSockets) {
+    const std::vector<std::string> none;
+    EXPECT_TRUE(origin_allowed("", "chess.example.org", none)) << "no Origin: not a browser";
+    EXPECT_TRUE(origin_allowed("http://localhost:8080", "localhost:8080", none));
+    EXPECT_TRUE(origin_allowed("https://Chess.Example.org", "chess.example.org", none));
+    EXPECT_FALSE(origin_allowed("http://evil.example", "localhost:8080", none));
+    EXPECT_FALSE(origin_allowed("http://localhost:8081", "localhost:8080", none));
+    EXPECT_FALSE(origin_allowed("http://localhost:8080.evil.example", "localhost:8080", none));
+    EXPECT_FALSE(origin_allowed("null", "localhost:8080", none));
+    EXPECT_FALSE(origin_allowed("file://", "localhost:8080", none));
+    EXPECT_FALSE(origin_allowed("http://localhost:8080", "", none));
+    EXPECT_TRUE(origin_allowed("https://club.example.org", "10.0.0.5:8080", {"https://club.example.org"}));
+    EXPECT_FALSE(origin_allowed("https://other.example.org", "10.0.0.5:8080", {"https://club.example.org"}));
+    EXPECT_TRUE(origin_allowed("https://anything.example", "x", {"*"}));
+}
+
+TEST(EdgePost, BodiesMustBeJson) {
+    EXPECT_TRUE(is_json_content_type("application/json"));
+    EXPECT_TRUE(is_json_content_type("Application/JSON; charset=utf-8"));
+    EXPECT_FALSE(is_json_content_type("text/plain"));
+    EXPECT_FALSE(is_json_content_type("text/plain;charset=UTF-8"));
+    EXPECT_FALSE(is_json_content_type("application/x-www-form-urlencoded"));
+    EXPECT_FALSE(is_json_content_type("multipart/form-data; boundary=x"));
+    EXPECT_FALSE(is_json_content_type(""));
+}
+
+TEST(EdgeHeaders, NoFramingAndOnlyOwnScripts) {
+    std::string csp, xfo;
+    for (const auto& [k, v] : security_headers()) {
+        if (k == "Content-Security-Policy") csp = v;
+        if (k == "X-Frame-Options") xfo = v;
+    }
+    EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos);
+    EXPECT_NE(csp.find("script-src 'self'"), std::string::npos);
+    EXPECT_EQ(csp.find("unsafe-eval"), std::string::npos);
+    EXPECT_EQ(xfo, "DENY");
+}
+
+// Found by fuzz_server: an error quoting a path that is not UTF-8 threw from the JSON
+// writer (the network layer turned it into a 500 "internal"; the fuzzer aborted).
+TEST(EdgeErrors, ErrorsQuotingBytesThatAreNotUtf8AreStillJson) {
+    const std::string text = error_json({"not_found", "no such path '/api/\x8a\xce\xd0\x9c/t1xxpgn'", 404});
+    EXPECT_NE(text.find("\"not_found\""), std::string::npos);
+    EXPECT_NE(text.find("t1xxpgn"), std::string::npos);
+    const auto parsed = nlohmann::json::parse(text, nullptr, false);  // valid UTF-8 JSON
+    ASSERT_FALSE(parsed.is_discarded()) << text;
+    EXPECT_EQ(parsed["message"], "no such path '/api/\ufffd\ufffd\xd0\x9c/t1xxpgn'");  // D0 9C is a well-formed U+041C
+    EXPECT_EQ(nlohmann::json::parse(error_json({"bad_request", "caf\xc3\xa9", 400}))["message"], "caf\xc3\xa9");
+}
