@@ -61,4 +61,11 @@ inline CliRun run_outpost(const std::string& args) {
     return run;
 }
 
+// Runs `outpost` with these arguments, each quoted for the shell.
+inline CliRun run_outpost(const std::vector<std::string>& args) {
+    std::string text;
+    for (const auto& a : args) text += (text.empty() ? "" : " ") + shell_quote(a);
+    return run_outpost(text);
+}
+
 }  // namespace outpost::test

@@ -10,21 +10,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/run_outpost.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct ProcessOutput {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
+using ProcessOutput = outpost::test::CliRun;
 
 std::string player_line(int rank, const std::string& rounds) {
     char buf[200];
@@ -48,25 +40,7 @@ protected:
         return p.string();
     }
 
-    ProcessOutput run(const std::vector<std::string>& args) {
-        std::string cmd = quote(OUTPOST_BINARY);
-        for (const auto& a : args) cmd += " " + quote(a);
-        const fs::path err = dir_ / "stderr.txt";
-        cmd += " 2>" + quote(err.string());
-        ProcessOutput r;
-        FILE* pipe = ::popen(cmd.c_str(), "r");
-        if (!pipe) return r;
-        char buf[4096];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-        const int status = ::pclose(pipe);
-        r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        std::ifstream in(err);
-        std::ostringstream s;
-        s << in.rdbuf();
-        r.err = s.str();
-        return r;
-    }
+    static ProcessOutput run(const std::vector<std::string>& args) { return outpost::test::run_outpost(args); }
 
     fs::path dir_;
 };
@@ -78,11 +52,11 @@ TEST_F(ClubCliP20, PairDutchFirstRoundInBbpPairingsFormat) {
     for (int i = 1; i <= 5; ++i) text += player_line(i, "");
     const std::string file = write("t.trf", text + "XXR 4\nXXC white1\n");
     ProcessOutput r = run({"pair", "--dutch", file});
-    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "3\n1 3\n4 2\n5 0\n");
     const std::string out = (dir_ / "pairs.txt").string();
     r = run({"pair", "--dutch", file, "-p", out});
-    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "");
     std::ifstream in(out);
     std::ostringstream s;
@@ -93,18 +67,18 @@ TEST_F(ClubCliP20, PairDutchFirstRoundInBbpPairingsFormat) {
 TEST_F(ClubCliP20, PairNamesTheLineAndFieldOfABadFile) {
     const std::string file = write("bad.trf", player_line(1, "     2 q 1") + player_line(2, "     1 b 0"));
     ProcessOutput r = run({"pair", "--dutch", file});
-    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "outpost pair: " + file + ": line 1, round 1 colour (column 97): 'q' is not w, b or -\n");
     r = run({"pair", "--dutch", (dir_ / "missing.trf").string()});
-    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("cannot read"), std::string::npos);
 }
 
 TEST_F(ClubCliP20, PairSaysLaterRoundsAreNotImplemented) {
     const std::string file = write("r2.trf", player_line(1, "     2 w 1") + player_line(2, "     1 b 0") + "XXR 3\n");
     ProcessOutput r = run({"pair", "--dutch", file});
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("round 1 only"), std::string::npos) << r.err;
 }
@@ -112,17 +86,17 @@ TEST_F(ClubCliP20, PairSaysLaterRoundsAreNotImplemented) {
 TEST_F(ClubCliP20, StandingsAndRoundRobin) {
     const std::string file = write("s.trf", player_line(1, "     2 w 1") + player_line(2, "     1 b 0") + "XXR 3\n");
     ProcessOutput r = run({"standings", file, "--tiebreaks", "BH,WIN"});
-    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("Place  No  Name"), std::string::npos);
     EXPECT_NE(r.out.find("    1    1  Player 1"), std::string::npos) << r.out;
     r = run({"standings", file, "--tiebreaks", "BH,NOPE"});
-    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("unknown tiebreak 'NOPE'"), std::string::npos);
     r = run({"roundrobin", "4"});
-    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "Round 1:  1-4  2-3\nRound 2:  4-3  1-2\nRound 3:  2-4  3-1\n");
     r = run({"roundrobin", "3"});
     EXPECT_EQ(r.out, "Round 1:  2-3  1 bye\nRound 2:  1-2  3 bye\nRound 3:  3-1  2 bye\n");
     r = run({"roundrobin", "30"});
-    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.exit_code, 2);
 }

@@ -10,21 +10,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/run_outpost.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct ProcessOutput {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
+using ProcessOutput = outpost::test::CliRun;
 
 // A temporary directory for the test's files, removed at the end.
 class PgnAnalysisCli : public ::testing::Test {
@@ -42,26 +34,7 @@ protected:
         return p.string();
     }
 
-    // Runs the outpost binary with the arguments (each quoted for the shell).
-    ProcessOutput run(const std::vector<std::string>& args) {
-        std::string cmd = quote(OUTPOST_BINARY);
-        for (const auto& a : args) cmd += " " + quote(a);
-        const fs::path err = dir_ / "stderr.txt";
-        cmd += " 2>" + quote(err.string());
-        ProcessOutput r;
-        FILE* pipe = ::popen(cmd.c_str(), "r");
-        if (!pipe) return r;
-        char buf[4096];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-        const int status = ::pclose(pipe);
-        r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        std::ifstream in(err);
-        std::ostringstream s;
-        s << in.rdbuf();
-        r.err = s.str();
-        return r;
-    }
+    static ProcessOutput run(const std::vector<std::string>& args) { return outpost::test::run_outpost(args); }
 
     static std::string data(const std::string& name) { return std::string(OUTPOST_TEST_DATA) + "/pgn/" + name; }
 
@@ -74,7 +47,7 @@ protected:
 // Philidor Defense" and nothing after it in this game; the Chess960 games get none.
 TEST_F(PgnAnalysisCli, OpeningPrintsEcoAndNamePerGame) {
     const ProcessOutput r = run({"pgn", "opening", data("annotated.pgn"), data("chess960.pgn")});
-    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.out,
               "1\tC41\tPhilidor Defense\n"
@@ -86,14 +59,14 @@ TEST_F(PgnAnalysisCli, OpeningPrintsEcoAndNamePerGame) {
 
 TEST_F(PgnAnalysisCli, OpeningErrorNamesFileGameMoveAndToken) {
     const ProcessOutput r = run({"pgn", "opening", data("illegal_game2.pgn")});
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.exit_code, 1);
     // Game 1 reaches the TSV's "1. e4 e5 … 9. h3 Na5 10. Bc2 c5 11. d4 Qc7" (C97).
     EXPECT_EQ(r.out, "1\tC97\tRuy Lopez: Closed, Chigorin Defense\n");
     EXPECT_EQ(r.err, "outpost pgn opening: " + data("illegal_game2.pgn") +
                          ": game 2 (line 20), move 5 (black): illegal move 'Qxd4': no queen can move to d4\n");
     const std::string missing = (dir_ / "missing.pgn").string();
     const ProcessOutput m = run({"pgn", "opening", missing});
-    EXPECT_EQ(m.status, 1);
+    EXPECT_EQ(m.exit_code, 1);
     EXPECT_EQ(m.err, "outpost pgn opening: cannot open " + missing + "\n");
 }
 
@@ -101,7 +74,7 @@ TEST_F(PgnAnalysisCli, OpeningErrorNamesFileGameMoveAndToken) {
 // replays with our own reader to the same final positions.
 TEST_F(PgnAnalysisCli, AnalyseWritesEvalsAndMarksThatReplay) {
     const ProcessOutput r = run({"pgn", "analyse", "--nodes", "10000", "--quiet", data("annotated.pgn")});
-    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     std::string flat = r.out;  // the writer breaks lines at 79 columns
     std::replace(flat.begin(), flat.end(), '\n', ' ');
@@ -113,7 +86,7 @@ TEST_F(PgnAnalysisCli, AnalyseWritesEvalsAndMarksThatReplay) {
     const std::string annotated = write("annotated_out.pgn", r.out);
     const ProcessOutput again = run({"pgn", "replay", annotated});
     const ProcessOutput original = run({"pgn", "replay", data("annotated.pgn")});
-    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(again.exit_code, 0) << again.err;
     EXPECT_EQ(again.out, original.out);
 }
 
@@ -122,7 +95,7 @@ TEST_F(PgnAnalysisCli, AnalyseTsvHasOneLinePerMove) {
     const std::string file =
         write("legal.pgn", "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0\n");
     const ProcessOutput r = run({"pgn", "analyse", "--nodes", "20000", "--quiet", "--format", "tsv", file});
-    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
     std::vector<std::vector<std::string>> rows;
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);) {
@@ -146,14 +119,14 @@ TEST_F(PgnAnalysisCli, AnalyseTsvHasOneLinePerMove) {
 
 TEST_F(PgnAnalysisCli, AnalyseRejectsBadSettings) {
     const ProcessOutput both = run({"pgn", "analyse", "--nodes", "1000", "--depth", "3", data("annotated.pgn")});
-    EXPECT_NE(both.status, 0);
+    EXPECT_NE(both.exit_code, 0);
     EXPECT_EQ(both.out, "");
     const ProcessOutput threads = run({"pgn", "analyse", "--threads", "0", data("annotated.pgn")});
-    EXPECT_EQ(threads.status, 1);
+    EXPECT_EQ(threads.exit_code, 1);
     EXPECT_EQ(threads.err, "outpost pgn analyse: analysis: threads 0 is outside 1..64\n");
     EXPECT_EQ(threads.out, "");
     const ProcessOutput illegal = run({"pgn", "analyse", "--nodes", "2000", "--quiet", data("illegal_game2.pgn")});
-    EXPECT_EQ(illegal.status, 1);
+    EXPECT_EQ(illegal.exit_code, 1);
     EXPECT_NE(illegal.err.find("game 2 (line 20), move 5 (black): illegal move 'Qxd4'"), std::string::npos)
         << illegal.err;
 }
