@@ -32,7 +32,6 @@ std::optional<Color> seat_color(Seat s) {
     return std::nullopt;
 }
 
-const char* color_name(Color c) { return c == WHITE ? "white" : "black"; }
 
 ProtocolError bad_request(std::string message) { return {"bad_request", std::move(message), 400}; }
 ProtocolError not_allowed(std::string message) { return {"not_allowed", std::move(message), 409}; }
@@ -141,7 +140,7 @@ private:
 
 std::optional<std::string_view> color_or_null(const std::optional<Color>& c) {
     if (!c) return std::nullopt;
-    return color_name(*c);
+    return color_name(*c, Capital::NO);
 }
 
 // The legal moves by origin square as the board shows them: for each square the
@@ -183,7 +182,7 @@ void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) 
     const Color turn = pos.side_to_move();
     w.key("id").str(r.id());
     w.key("fen").str(to_fen(pos));
-    w.key("turn").str(color_name(turn));
+    w.key("turn").str(color_name(turn, Capital::NO));
     w.key("last_move").str_or_null(r.history.empty() ? std::nullopt : std::optional<std::string_view>(r.history.back().uci));
     w.key("check").str_or_null(pos.in_check() ? std::optional<std::string_view>(square_name(pos.king_square(turn))) : std::nullopt);
     w.key("legal");

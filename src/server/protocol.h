@@ -19,7 +19,6 @@ namespace outpost::server {
 enum class Seat : std::uint8_t { WHITE_SEAT, BLACK_SEAT, BOTH, SPECTATOR };
 const char* seat_name(Seat s);
 std::optional<Color> seat_color(Seat s);
-const char* color_name(Color c);
 
 // A protocol error: a stable code (docs/protocol.md) and words for people.
 struct ProtocolError {

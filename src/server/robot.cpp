@@ -17,7 +17,7 @@ Millis steady_ms() {
 }
 }  // namespace
 
-RobotPool::RobotPool(int threads, Answer answer, std::function<Millis()> now)
+RobotPool::RobotPool(int threads, OnMove answer, std::function<Millis()> now)
     : answer_(std::move(answer)), now_(now ? std::move(now) : std::function<Millis()>(steady_ms)) {
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 0; i <= threads; ++i) slots_.push_back(std::make_unique<Slot>());

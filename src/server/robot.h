@@ -33,7 +33,7 @@ namespace outpost::server {
 
 class RobotPool {
 public:
-    using Answer = std::function<void(const std::string& game_id, std::uint64_t request_id, Move move)>;
+    using OnMove = std::function<void(const std::string& game_id, std::uint64_t request_id, Move move)>;
     // A thinking time cap at or under this makes a request "quick" (levels 1-9).
     static constexpr Millis QuickMs = 1000;
     // Kept back from the robot's clock for posting the answer and the hub's press.
@@ -42,7 +42,7 @@ public:
     // threads <= 0: one per core (std::thread::hardware_concurrency). One more
     // thread serves quick requests only. `now` is the hub's monotonic clock (the
     // scale of asked_at_ms).
-    RobotPool(int threads, Answer answer, std::function<Millis()> now = {});
+    RobotPool(int threads, OnMove answer, std::function<Millis()> now = {});
     ~RobotPool();
     RobotPool(const RobotPool&) = delete;
     RobotPool& operator=(const RobotPool&) = delete;
@@ -73,7 +73,7 @@ private:
     // The next request for a thread, by the rules above; false if none fits.
     bool take(bool quick_only, RobotRequest& out);
 
-    Answer answer_;
+    OnMove answer_;
     std::function<Millis()> now_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;

@@ -115,13 +115,13 @@ StoredGame Room::row(std::int64_t wall_ms) const {
     r.updated_ms = wall_ms;
     r.status = std::string(status_id(game.status()));
     r.result = std::string(result_string(game.outcome()));
-    r.draw_offer = game.draw_offer() ? color_name(*game.draw_offer()) : "";
-    r.takeback_request = takeback_request ? color_name(*takeback_request) : "";
+    r.draw_offer = game.draw_offer() ? color_name(*game.draw_offer(), Capital::NO) : "";
+    r.takeback_request = takeback_request ? color_name(*takeback_request, Capital::NO) : "";
     r.offer_plies = plies_to_csv(game.draw_offer_plies());
     if (clock) {
         r.white_ms = clock->remaining(WHITE);
         r.black_ms = clock->remaining(BLACK);
-        r.running = clock->running_side() ? color_name(*clock->running_side()) : "";
+        r.running = clock->running_side() ? color_name(*clock->running_side(), Capital::NO) : "";
     }
     r.turn_started_ms = wall_ms;
     return r;

@@ -59,7 +59,7 @@ struct Answers {
     std::mutex mutex;
     std::condition_variable cv;
     std::map<std::string, std::pair<std::uint64_t, Millis>> by_game;
-    RobotPool::Answer callback() {
+    RobotPool::OnMove callback() {
         return [this](const std::string& id, std::uint64_t request_id, Move) {
             std::lock_guard lock(mutex);
             by_game[id] = {request_id, steady_ms()};
