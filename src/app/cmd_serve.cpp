@@ -26,7 +26,7 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
                     "Unsent data a connection may hold; a slower reader is disconnected")
         ->check(CLI::Range(size_t(1024), size_t(1) << 40));
     cmd->add_flag("!--no-client-limits", cfg->limits.enabled,
-                  "No per-address rate limits or connection cap (benchmarks from one address)");
+                  "No per-address rate limits, connection cap or open-games cap (benchmarks and tests from one address)");
     cmd->add_flag("--sync-full", cfg->sync_full, "Also survive an operating-system crash (slower writes)");
     cmd->add_option("--max-open-games", cfg->max_open_games, "Unfinished games one client address may have (0: no cap)")
         ->check(CLI::Range(0, 1'000'000));

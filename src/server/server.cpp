@@ -341,7 +341,10 @@ int run_server(const ServerConfig& config) {
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
     env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
-    env.max_open_games_per_client = config.max_open_games > 0 ? config.max_open_games : std::numeric_limits<int>::max();
+    // --no-client-limits lifts every per-address limit, the cap on open games too.
+    env.max_open_games_per_client = config.max_open_games > 0 && config.limits.enabled
+                                        ? config.max_open_games
+                                        : std::numeric_limits<int>::max();
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
     // One timer per game, re-armed at every move (which cancels the wait before), and

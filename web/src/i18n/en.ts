@@ -178,6 +178,7 @@ const en = {
   err_game_over: 'The game is already over.',
   err_not_allowed: 'That is not allowed at this point of the game.',
   err_rate_limited: 'Too many requests: please wait a moment.',
+  err_forbidden_origin: 'This page may not open a game connection to this server (its address is not allowed).',
   err_internal: 'The server ran into a problem. Please try again.',
   err_bad_response: 'The server sent an answer that could not be read.',
   err_http: 'The server could not be reached.',

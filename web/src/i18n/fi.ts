@@ -190,6 +190,7 @@ const fi: Dict = {
   err_game_over: 'Peli on jo päättynyt.',
   err_not_allowed: 'Se ei ole sallittua tässä pelin vaiheessa.',
   err_rate_limited: 'Liian monta pyyntöä: odota hetki.',
+  err_forbidden_origin: 'Tämä sivu ei saa avata peliyhteyttä tälle palvelimelle (sen osoite ei ole sallittu).',
   err_internal: 'Palvelimella tapahtui virhe. Yritä uudelleen.',
   err_bad_response: 'Palvelimen vastausta ei voitu lukea.',
   err_http: 'Palvelimeen ei saatu yhteyttä.',

@@ -188,6 +188,7 @@ const ja: Dict = {
   err_game_over: '対局はすでに終わっています。',
   err_not_allowed: '対局のこの段階ではできません。',
   err_rate_limited: 'リクエストが多すぎます。少し待ってください。',
+  err_forbidden_origin: 'このページからはこのサーバーに対局の接続を開けません。',
   err_internal: 'サーバーで問題が発生しました。もう一度お試しください。',
   err_bad_response: 'サーバーの応答を読み取れませんでした。',
   err_http: 'サーバーに接続できませんでした。',

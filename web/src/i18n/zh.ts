@@ -188,6 +188,7 @@ const zh: Dict = {
   err_game_over: '对局已经结束。',
   err_not_allowed: '对局的这个阶段不允许这样做。',
   err_rate_limited: '请求过于频繁，请稍候。',
+  err_forbidden_origin: '此页面不允许与该服务器建立对局连接。',
   err_internal: '服务器出了问题，请重试。',
   err_bad_response: '无法读取服务器的回复。',
   err_http: '无法连接服务器。',
