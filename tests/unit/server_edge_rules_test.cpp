@@ -81,4 +81,7 @@ TEST(EdgeErrors, ErrorsQuotingBytesThatAreNotUtf8AreStillJson) {
     ASSERT_FALSE(parsed.is_discarded()) << text;
     EXPECT_EQ(parsed["message"], "no such path '/api/\ufffd\ufffd\xd0\x9c/t1xxpgn'");  // D0 9C is a well-formed U+041C
     EXPECT_EQ(nlohmann::json::parse(error_json({"bad_request", "caf\xc3\xa9", 400}))["message"], "caf\xc3\xa9");
+    // Bytes F5-FF never start a sequence (found by fuzz_server after the first fix).
+    EXPECT_EQ(nlohmann::json::parse(error_json({"bad_request", "a\xff\xbf\xbf" "b\xf8", 400}))["message"],
+              "a\ufffd\ufffd\ufffdb\ufffd");
 }
