@@ -19,8 +19,12 @@ constexpr Millis NoClock = std::numeric_limits<Millis>::max() / 4;
 std::optional<Millis> parse_amount(std::string_view s, Millis unit) {
     if (s.empty() || s.size() > 12) return std::nullopt;
     double v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    // Plain decimals only ("35E33" is no time), and at most MaxAmount, so that every
+    // amount and every sum of a few of them stays far inside Millis.
+    constexpr double MaxAmount = 1e12;  // ms, about 31 years
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::fixed);
     if (ec != std::errc() || p != s.data() + s.size() || !(v >= 0) || !std::isfinite(v)) return std::nullopt;
+    if (v * double(unit) > MaxAmount) return std::nullopt;
     return Millis(std::llround(v * double(unit)));
 }
 

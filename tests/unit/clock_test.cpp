@@ -68,7 +68,8 @@ TEST(TimeControlC2, RoundTripsAndPgnTag) {
 }
 
 TEST(TimeControlC2, ParseErrorsSayWhatIsWrong) {
-    for (const char* bad : {"", "abc", "5+", "+3", "5+3x", "0+0", "40/:1800", "0/60", "1800:40/5400", "0d", "3d/2d", "5+-1", "1e400"}) {
+    for (const char* bad : {"", "abc", "5+", "+3", "5+3x", "0+0", "40/:1800", "0/60", "1800:40/5400", "0d", "3d/2d", "5+-1", "1e400",
+                            "55+35E33", "5e3", "999999999999d", "99999999999"}) {
         auto r = parse_time_control(bad);
         EXPECT_FALSE(r.ok()) << bad;
         if (!r.ok()) {
