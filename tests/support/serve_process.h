@@ -185,9 +185,9 @@ inline std::pair<int, int> ws_open(int port, const std::string& target, const st
     return {fd, status};
 }
 
-inline bool ws_send(int fd, const std::string& text) {
+inline bool ws_send(int fd, const std::string& text, int opcode = 1) {
     std::string f;
-    f += char(0x81);  // FIN, text
+    f += char(0x80 | opcode);  // FIN, text (or another opcode)
     if (text.size() < 126) f += char(0x80 | text.size());
     else {
         f += char(0x80 | 126);
@@ -200,25 +200,52 @@ inline bool ws_send(int fd, const std::string& text) {
     return send_all(fd, f);
 }
 
-// The next frame: {opcode, payload}; opcode -1 at end of stream.
+// The next frame: {opcode, payload}; opcode -1 at end of stream. A message the
+// server sent in fragments (Beast splits long ones) comes back whole; control frames
+// between its fragments are dropped.
 inline std::pair<int, std::string> ws_read(int fd, int ms = 3000) {
-    std::string h;
-    if (!read_exact(fd, h, 2, ms)) return {-1, ""};
-    const int opcode = h[0] & 0x0f;
-    size_t len = size_t(h[1] & 0x7f);
-    if (len == 126) {
-        std::string x;
-        if (!read_exact(fd, x, 2, ms)) return {-1, ""};
-        len = (size_t((unsigned char)x[0]) << 8) | (unsigned char)x[1];
-    } else if (len == 127) {
-        std::string x;
-        if (!read_exact(fd, x, 8, ms)) return {-1, ""};
-        len = 0;
-        for (char c : x) len = (len << 8) | (unsigned char)c;
+    int first_opcode = -1;
+    std::string message;
+    for (;;) {
+        std::string h;
+        if (!read_exact(fd, h, 2, ms)) return {-1, ""};
+        const bool fin = (h[0] & 0x80) != 0;
+        const int opcode = h[0] & 0x0f;
+        size_t len = size_t(h[1] & 0x7f);
+        if (len == 126) {
+            std::string x;
+            if (!read_exact(fd, x, 2, ms)) return {-1, ""};
+            len = (size_t((unsigned char)x[0]) << 8) | (unsigned char)x[1];
+        } else if (len == 127) {
+            std::string x;
+            if (!read_exact(fd, x, 8, ms)) return {-1, ""};
+            len = 0;
+            for (char c : x) len = (len << 8) | (unsigned char)c;
+        }
+        std::string payload;
+        if (!read_exact(fd, payload, len, ms)) return {-1, ""};
+        if (opcode >= 8) {
+            if (first_opcode < 0) return {opcode, payload};  // a control frame on its own
+            continue;
+        }
+        if (first_opcode < 0) first_opcode = opcode;
+        message += payload;
+        if (fin) return {first_opcode, message};
     }
-    std::string payload;
-    if (!read_exact(fd, payload, len, ms)) return {-1, ""};
-    return {opcode, payload};
+}
+
+// The next data frame, answering the server's pings on the way: {opcode, payload};
+// opcode -1 at end of stream, 8 when the server closed.
+inline std::pair<int, std::string> ws_read_data(int fd, int ms = 3000) {
+    for (;;) {
+        auto [op, payload] = ws_read(fd, ms);
+        if (op == 9) {
+            ws_send(fd, payload, 10);
+            continue;
+        }
+        if (op == 10) continue;
+        return {op, payload};
+    }
 }
 
 // Creates an untimed hotseat game: {game id, the seat token of both sides}.
