@@ -123,9 +123,11 @@ export class HomeView {
           const info = this.levels.find((l) => l.level === n);
           return h('button.level', {
             type: 'button', 'aria-pressed': String(!c.elo && c.level === n), 'data-value': String(n),
-            title: info ? levelTitle(info) : '', 'aria-label': `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
+            title: info ? levelTitle(info) : '',
             onclick: () => { this.c.elo = ''; this.set('level', n); },
-          }, h('span.n', num(n)), info?.elo ? h('span.elo', info.measured ? num(info.elo) : `~${num(info.elo)}?`) : null);
+          }, // the name in words for screen readers; the digits for the eye (an aria-label would hide them from voice control)
+          h('span.sr-only', `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`),
+          h('span.n', { 'aria-hidden': 'true' }, num(n)), info?.elo ? h('span.elo', { 'aria-hidden': 'true' }, info.measured ? num(info.elo) : `~${num(info.elo)}?`) : null);
         })),
         h('label.inline', t('customElo'), h('input.elo-input', {
           type: 'number', min: String(eloRange.min), max: String(eloRange.max), step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint', { min: eloRange.min, max: eloRange.max }),

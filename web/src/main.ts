@@ -22,7 +22,7 @@ const app = h('div.app-body', { id: 'app', tabindex: '-1' });
 
 function header() {
   return h('header.topbar',
-    h('a.brand', { href: '#/', 'aria-label': t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
+    h('a.brand', { href: '#/', title: t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),

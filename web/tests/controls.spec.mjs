@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, shot, startGame } from './helpers.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -10,6 +11,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 test('sound, flip, zen, full screen', async () => {
   const page = await newPage(browser, server.url + '/');
   await startGame(page, { opponent: 'robot', color: 'white', tc: '5+0' });
+  await assertAccessible(page, 'a game against the robot');
   const sound = page.locator('[data-tool=sound]');
   assert.equal(await sound.getAttribute('aria-pressed'), 'true');
   await sound.click();

@@ -233,7 +233,8 @@ export class RoundView {
       }
       row.append(h('button.mv', {
         type: 'button', class: i + 1 === cur ? 'active' : '', 'data-ply': String(i + 1),
-        'aria-label': describeMove(s.moves[i], s.san[i], white),
+        // The label begins with what the button shows (WCAG 2.5.3), then the move in words.
+        'aria-label': `${displaySan(s.san[i], white)}: ${describeMove(s.moves[i], s.san[i], white)}`,
         onclick: () => c.goto(i + 1 === s.ply ? null : i + 1),
       }, displaySan(s.san[i], white)));
     }
