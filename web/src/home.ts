@@ -77,6 +77,12 @@ export class HomeView {
       h('section.board-col', h('div.board-wrap', boardEl)),
       h('aside.side.home-side',
         h('p.tagline', t('tagline')),
+        // Screen-reader mode (P16) where a blind player lands first, as well as in Settings.
+        h('button.sr-toggle', { type: 'button', 'data-action': 'screen-reader', 'aria-pressed': String(settings.screenReader),
+          onclick: (e: Event) => {
+            setSetting('screenReader', !settings.screenReader);
+            (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(settings.screenReader));
+          } }, t('srMode')),
         playBtn,
         this.panel,
         h('div.recent', { id: 'recent' }))));

@@ -16,6 +16,7 @@ import { restoreZen, toggleZen } from './layout';
 import { openSettings } from './settingsview';
 import { icon } from './icons';
 import { saveSeat, seatFor } from './store';
+import { onSettings, settings } from './settings';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -61,4 +62,8 @@ async function boot() {
 window.addEventListener('hashchange', () => { if (langFromAddress() && document.documentElement.lang !== currentLang()) void boot(); else route(); });
 langFromAddress();
 restoreZen();
+// The high-contrast board (P16) follows its setting everywhere.
+const boardTheme = () => document.body.classList.toggle('high-contrast', settings.highContrast);
+onSettings(boardTheme);
+boardTheme();
 void boot();

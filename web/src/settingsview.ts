@@ -24,6 +24,8 @@ export function openSettings(onLang: () => void) {
     check('blindfold', t('settingsBlindfold')),
     check('speak', t('settingsSpeak')),
     check('phonetic', t('settingsPhonetic')),
+    check('screenReader', t('srMode')),
+    check('highContrast', t('settingsHighContrast')),
     h('div.dialog-buttons', h('button.primary', { type: 'button', 'data-action': 'close-settings', onclick: () => dlg.close() }, t('close')))) as HTMLDialogElement;
   dlg.addEventListener('close', () => dlg.remove());
   document.body.append(dlg);

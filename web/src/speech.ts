@@ -25,6 +25,12 @@ export function roleWord(fenLetter: string): string {
 
 const phSquare = (sq: string) => `${FILES[sq.charCodeAt(0) - 97]} ${RANKS[parseInt(sq[1], 10) - 1]}`;
 
+// A file, a rank and a square as announced: "e", "4", "e4", or with the FIDE
+// phonetic setting "Eva", "vier", "Eva vier".
+export const fileWord = (f: string) => (settings.phonetic ? FILES[f.charCodeAt(0) - 97] ?? f : f);
+export const rankWord = (r: number) => (settings.phonetic ? RANKS[r - 1] ?? String(r) : String(r));
+export const squareWords = (sq: string) => (settings.phonetic && /^[a-h][1-8]$/.test(sq) ? phSquare(sq) : sq);
+
 export function describeMove(uci: string, san: string, whiteMoved: boolean): string {
   const from = uci.slice(0, 2); const to = uci.slice(2, 4);
   const letter = /^[KQRBN]/.test(san) ? san[0] : san.startsWith('O-O') ? 'K' : 'P';

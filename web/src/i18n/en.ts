@@ -196,6 +196,25 @@ const en = {
   kbNoMoves: '{square}: no move to make from here',
   kbNotThere: 'It cannot go to {square}',
   kbCancelled: 'Put back',
+  // Added for issue 11 (a11y helper): screen-reader mode, high contrast, speech voices, touch-move training.
+  srMode: 'Screen-reader mode',
+  srPanel: 'Screen reader',
+  srPanelHelp: 'One key each, anywhere on the game screen outside the move box:',
+  srCmdRanks: 'Position by rank',
+  srCmdFiles: 'Position by file',
+  srCmdPieces: 'Position by piece',
+  srCmdClocks: 'Clocks',
+  srCmdLast: 'Last move',
+  srCmdMoves: 'Move list',
+  sayRank: 'Rank {rank}: {pieces}',
+  sayFile: 'File {file}: {pieces}',
+  saySquarePiece: '{square} {piece}',
+  settingsHighContrast: 'High-contrast board',
+  speechNoVoice: 'This browser has no voice for this language: moves go to screen readers only.',
+  touchMove: 'Touch-move training',
+  touchMoveHint: 'FIDE Article 4: a piece you pick up must be moved',
+  touchMoveMust: 'Touch-move: {piece} must be moved',
+  touchMoveActive: 'Touch-move',
 };
 export default en;
 export type Key = keyof typeof en;

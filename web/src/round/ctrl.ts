@@ -16,7 +16,8 @@ import { play, soundForSan } from '../sound';
 import { announce, describeMove } from '../speech';
 import { saveSeat } from '../store';
 import type { Claim, ClientMessage, Color, GameState, MoveText } from '../types';
-import { commandText, readTyped } from './keyboardMove';
+import { commandText, readTyped, type CommandContext } from './keyboardMove';
+import { NvuiPanel } from './nvui';
 import { PremoveQueue } from './premove';
 import { Promotion, isLastRank } from './promotion';
 import { GameSocket } from './socket';
@@ -40,8 +41,10 @@ export class RoundCtrl {
   private orientationSet = false;
   private halfRtt = 0;
   private readonly offSettings: () => void;
+  readonly nvui: NvuiPanel;
 
   constructor(mount: HTMLElement, readonly gameId: string, seat: string | null) {
+    this.nvui = new NvuiPanel((command) => (this.state ? commandText(command, this.commandContext(this.state)) : null));
     this.view = new RoundView(this, mount);
     this.board = new Board(this.view.el.board, { viewOnly: false, movable: { color: undefined } });
     this.board.onMove = (m) => this.userMove(m);
@@ -115,17 +118,22 @@ export class RoundCtrl {
     if (s.you === 'both' && settings.autoFlip && s.status === 'ongoing') this.orientation = s.turn;
     const sameGame = prev !== null && prev.id === s.id;
     if (sameGame && s.ply < prev.ply && this.viewPly !== null && this.viewPly > s.ply) this.viewPly = null;
+    // Every new move of either side in words (two at once when the robot answered
+    // before the state of our own move came), then the end of the game: one
+    // announcement, so that a screen reader does not drop the first for the second.
+    const said: string[] = [];
     if (sameGame && s.ply > prev.ply && s.san.length) {
-      const i = s.san.length - 1;
-      play(soundForSan(s.san[i]));
-      announce(describeMove(s.moves[i], s.san[i], this.sideOfPly(i) === 'white'));
+      const last = s.san.length - 1;
+      play(soundForSan(s.san[last]));
+      for (let i = Math.max(prev.ply, last - 1, 0); i <= last; i++) said.push(describeMove(s.moves[i], s.san[i], this.sideOfPly(i) === 'white'));
     }
     if (prev && prev.status === 'ongoing' && s.status !== 'ongoing') {
       play('end');
-      announce(endText(s));
+      said.push(endText(s));
       this.premoves.clear();
       this.promotion.cancel();
     }
+    if (said.length) announce(said.join('. '));
     if (s.rematch?.game && s.rematch.seat && s.you !== 'spectator' && s.rematch.game !== s.id) {
       saveSeat({ game: s.rematch.game, token: s.rematch.seat, color: s.you === 'both' ? 'both' : opposite(s.you), created: Date.now() });
       location.hash = `#/game/${s.rematch.game}?seat=${encodeURIComponent(s.rematch.seat)}`;
@@ -190,12 +198,22 @@ export class RoundCtrl {
     const typed = readTyped(raw, s.fen, s.legal);
     if (!typed) return;
     if (typed.kind === 'command') {
-      const words = commandText(typed.text, { state: s, remaining: (c) => this.clocks.remaining(c), sideOfPly: (i) => this.sideOfPly(i) });
+      const words = commandText(typed.text, this.commandContext(s));
       if (words === null) toast(t('unknownCommand')); else announce(words);
       return;
     }
     if (!this.myTurn()) { toast(t('notYourTurn')); return; }
     this.sendMove(typed.move);
+  }
+
+  commandContext(s: GameState): CommandContext {
+    const { number, blackFirst } = startOf(s.initial_fen);
+    return {
+      state: s, orientation: this.orientation,
+      remaining: (c) => this.clocks.remaining(c),
+      sideOfPly: (i) => this.sideOfPly(i),
+      moveNumber: (i) => number + Math.floor((i + (blackFirst ? 1 : 0)) / 2),
+    };
   }
 
   // ---- premoves -----------------------------------------------------------
@@ -248,6 +266,7 @@ export class RoundCtrl {
     const tgt = e.target;
     if (tgt instanceof HTMLInputElement || tgt instanceof HTMLTextAreaElement || tgt instanceof HTMLSelectElement) return;
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return; // e.g. the keyboard board's own keys
+    if (settings.screenReader && this.nvui.key(e.key)) { e.preventDefault(); return; }
     switch (e.key) {
       case 'ArrowLeft': this.step(-1); break;
       case 'ArrowRight': this.step(1); break;

@@ -92,7 +92,7 @@ export class RoundView {
     el.root.append(
       h('section.board-col', top, h('div.board-wrap', board), bottom),
       h('aside.side',
-        el.conn, el.status, el.end, el.prompt,
+        el.conn, el.status, el.end, el.prompt, c.nvui.el,
         h('div.moves-box', el.moves, el.nav),
         inputRow, el.actions, el.share, el.tools));
     return el;
@@ -127,6 +127,7 @@ export class RoundView {
     this.renderActions(s);
     this.renderShare(s);
     this.renderTools();
+    c.nvui.show(settings.screenReader);
   }
 
   private renderBoard(s: GameState) {
