@@ -95,3 +95,99 @@ test('P16: screen-reader mode from the home page, one key per reading, mate and 
   await fiPage.context().close();
   await page.context().close();
 });
+
+// P16, FIDE Laws appendix for visually impaired players: announcements spoken through
+// the Web Speech API in the UI language's voice; the FIDE phonetic words (Anna …
+// Hector, Koenig … Bauer, eins … acht); no voice (or no API) speaks nothing, raises no
+// error, and the Settings dialog says so. The browser's speech is replaced by a
+// recorder here: the test reads what would be spoken and with which voice.
+const fakeSpeech = (voices) => `(() => {
+  const voices = ${JSON.stringify(voices)};
+  window.__spoken = [];
+  window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; this.lang = ''; this.voice = null; } };
+  const api = { getVoices: () => voices, cancel() {}, speak: (u) => window.__spoken.push({ text: u.text, lang: u.lang, voice: u.voice && u.voice.name }) };
+  Object.defineProperty(window, 'speechSynthesis', { value: api, configurable: true });
+})();`;
+
+async function speechPage(url, init) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, errors };
+}
+
+async function typeMoves(page, moves, from = 0) {
+  for (let i = 0; i < moves.length; i++) {
+    await page.fill('.move-input', moves[i]);
+    await page.press('.move-input', 'Enter');
+    await waitPly(page, from + i + 1);
+  }
+}
+
+test('P16: moves spoken in the UI language\'s voice; FIDE phonetic words; no voice, no error', async () => {
+  // Finnish with a Finnish and a German voice.
+  const { page, errors } = await speechPage(server.url + '/?lang=fi', fakeSpeech([
+    { name: 'Test de', lang: 'de-DE' }, { name: 'Test fi', lang: 'fi-FI' }]));
+  await page.waitForSelector('[data-action=play]');
+  await page.click('[data-action=settings]');
+  await page.check('[data-setting=speak]');
+  assert.equal(await page.locator('[data-hint=no-voice]').isHidden(), true, 'a Finnish voice is there');
+  await page.click('[data-action=close-settings]');
+  await startGame(page, { opponent: 'hotseat', tc: '-' });
+  await typeMoves(page, ['e4']);
+  let spoken = await page.evaluate(() => window.__spoken);
+  assert.deepEqual(spoken.at(-1), { text: await page.locator('#announcer').textContent(), lang: 'fi-FI', voice: 'Test fi' });
+  assert.equal(spoken.at(-1).text, `${fi.white}: ${fi.piece_pawn} e2–e4`);
+  await page.click('[data-action=settings]');
+  await page.check('[data-setting=phonetic]');
+  await page.click('[data-action=close-settings]');
+  await typeMoves(page, ['e5', 'Nf3', 'd6', 'Bb5+'], 1);
+  spoken = await page.evaluate(() => window.__spoken);
+  assert.deepEqual(spoken.slice(-4).map((s) => s.text), ['Bauer Eva sieben – Eva fuenf', 'Springer Gustav eins – Felix drei',
+    'Bauer David sieben – David sechs', 'Laeufer Felix eins – Bella fuenf Schach']);
+  assert.equal(spoken.at(-1).voice, 'Test fi', 'the UI language\'s voice reads the phonetic words too');
+  // The readings say squares the same way.
+  await page.fill('.move-input', '/b5');
+  await page.press('.move-input', 'Enter');
+  assert.match(await page.locator('#announcer').textContent(), /^Bella fuenf: /);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+
+  // Thai with only a German voice: plain words are not spoken (no Thai voice),
+  // the phonetic (German) words are, by the German voice.
+  const th = await speechPage(server.url + '/?lang=th', fakeSpeech([{ name: 'Test de', lang: 'de-DE' }]));
+  await th.page.waitForSelector('[data-action=play]');
+  await th.page.click('[data-action=settings]');
+  await th.page.check('[data-setting=speak]');
+  assert.equal(await th.page.locator('[data-hint=no-voice]').isVisible(), true, 'no Thai voice: said in Settings');
+  await th.page.click('[data-action=close-settings]');
+  await startGame(th.page, { opponent: 'hotseat', tc: '-' });
+  await typeMoves(th.page, ['e4']);
+  assert.deepEqual(await th.page.evaluate(() => window.__spoken), []);
+  assert.notEqual(await th.page.locator('#announcer').textContent(), '');
+  await th.page.click('[data-action=settings]');
+  await th.page.check('[data-setting=phonetic]');
+  assert.equal(await th.page.locator('[data-hint=no-voice]').isHidden(), true);
+  await th.page.click('[data-action=close-settings]');
+  await typeMoves(th.page, ['e5'], 1);
+  assert.deepEqual(await th.page.evaluate(() => window.__spoken), [{ text: 'Bauer Eva sieben – Eva fuenf', lang: 'de-DE', voice: 'Test de' }]);
+  assert.deepEqual(th.errors, []);
+  await th.page.context().close();
+
+  // No Web Speech API at all: speech on, moves still announced, no error.
+  const none = await speechPage(server.url + '/', 'delete window.speechSynthesis; delete Window.prototype.speechSynthesis; delete window.SpeechSynthesisUtterance;');
+  await none.page.waitForSelector('[data-action=play]');
+  assert.equal(await none.page.evaluate(() => 'speechSynthesis' in window || 'SpeechSynthesisUtterance' in window), false);
+  await none.page.click('[data-action=settings]');
+  await none.page.check('[data-setting=speak]');
+  assert.equal(await none.page.locator('[data-hint=no-voice]').isVisible(), true);
+  await none.page.click('[data-action=close-settings]');
+  await startGame(none.page, { opponent: 'hotseat', tc: '-' });
+  await typeMoves(none.page, ['d4']);
+  assert.equal(await none.page.locator('#announcer').textContent(), 'White pawn d2 to d4');
+  assert.deepEqual(none.errors, []);
+  await none.page.context().close();
+});
