@@ -23,6 +23,7 @@ interface Choices {
   chess960: string;
   start: string;      // FEN or PGN
   casual: boolean;
+  touchMove: boolean; // R15 training: a piece picked up must be moved (enforced by the game screen)
   name: string;
   opponentName: string; // same device: Black's name (`name` is White's)
 }
@@ -30,7 +31,7 @@ interface Choices {
 const KEY = 'outpost.newgame';
 const defaults: Choices = {
   opponent: 'robot', color: 'random', level: 3, elo: '', tc: '10+0', minutes: 10, increment: 0, mode: '',
-  periods: '', variant: 'standard', chess960: '', start: '', casual: true, name: '', opponentName: '',
+  periods: '', variant: 'standard', chess960: '', start: '', casual: true, touchMove: false, name: '', opponentName: '',
 };
 
 function loadChoices(): Choices {
@@ -67,7 +68,7 @@ export class HomeView {
   private c = loadChoices();
   private panel: HTMLElement;
   private levels: Level[] = levelsCache ?? [];
-  private moreOpen = this.c.variant !== 'standard' || !!this.c.start; // the fold stays as the player left it
+  private moreOpen = this.c.variant !== 'standard' || !!this.c.start || this.c.touchMove; // the fold stays as the player left it
 
   constructor(mount: HTMLElement) {
     const boardEl = h('div.board', { 'aria-label': t('board') });
@@ -188,6 +189,9 @@ export class HomeView {
       h('label.check', h('input', { type: 'checkbox', checked: c.casual, 'data-field': 'casual',
         onchange: (e: Event) => this.set('casual', (e.target as HTMLInputElement).checked) }),
         h('span', t('casual'), h('small', ` — ${t('casualHint')}`))),
+      h('label.check', h('input', { type: 'checkbox', checked: c.touchMove, 'data-field': 'touchMove',
+        onchange: (e: Event) => this.set('touchMove', (e.target as HTMLInputElement).checked) }),
+        h('span', t('touchMove'), h('small', ` — ${t('touchMoveHint')}`))),
       c.opponent !== 'hotseat' ? this.nameInput(t('yourName'), 'name') : null);
     more.addEventListener('toggle', () => { this.moreOpen = (more as HTMLDetailsElement).open; });
     parts.push(more);
@@ -258,7 +262,7 @@ export class HomeView {
     try {
       const r = await createGame(req);
       const mine = r.you === 'both' ? (r.seats.white ?? r.seats.black)! : r.seats[r.you]!;
-      saveSeat({ game: r.game, token: mine, color: r.you, created: Date.now(), opponent: req.opponent });
+      saveSeat({ game: r.game, token: mine, color: r.you, created: Date.now(), opponent: req.opponent, ...(this.c.touchMove ? { touchMove: true } : {}) });
       if (req.opponent === 'invite' && r.you !== 'both') {
         const other = r.seats[r.you === 'white' ? 'black' : 'white'];
         if (other) saveInvite(r.game, other);

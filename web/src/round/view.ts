@@ -146,7 +146,7 @@ export class RoundView {
         check: !!s.check,
         coordinates: settings.coordinates,
         animation: { enabled: settings.animation },
-        movable: { color: movableColor, dests: c.isMine(s.turn) ? Board.dests(s.legal) : new Map(), rookCastle: true },
+        movable: { color: movableColor, dests: c.isMine(s.turn) ? this.dests(s) : new Map(), rookCastle: true },
         premovable: { enabled: mine && s.you !== 'both' },
         highlight: { custom: new Map() },
         draggable: { enabled: true },
@@ -166,6 +166,13 @@ export class RoundView {
       premovable: { enabled: false },
       highlight: { custom: new Map() },
     });
+  }
+
+  // The server's legal moves; with a touched piece (R15) only that piece's.
+  private dests(s: GameState) {
+    const all = Board.dests(s.legal);
+    const locked = this.ctrl.touchLock();
+    return locked ? new Map([[locked, all.get(locked) ?? []]]) : all;
   }
 
   private renderBars(s: GameState) {
@@ -213,9 +220,12 @@ export class RoundView {
     this.el.status.classList.toggle('over', s.status !== 'ongoing');
     const tc = s.clock?.time_control;
     const cls = s.clock?.class ?? '';
-    clear(this.el.status, text ? h('div.status-text', text) : null, h('div.meta',
+    const locked = c.touchLock();
+    clear(this.el.status, text ? h('div.status-text', text) : null,
+      locked ? h('div.touch-note', { 'data-touch': locked }, t('touchMoveMust', { piece: c.touchWords(locked) })) : null, h('div.meta',
       [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
-        tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited')].join(' · ')));
+        tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited'),
+        c.touchMove ? t('touchMoveActive') : ''].filter(Boolean).join(' · ')));
   }
 
   private renderMoves(s: GameState) {
