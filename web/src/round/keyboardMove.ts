@@ -75,9 +75,9 @@ export function commandText(c: string, ctx: CommandContext): string | null {
       return t('sayClockOf', { side: t(side), min: Math.floor(ms / 60000), sec: Math.floor((ms % 60000) / 1000) });
     }).join(', ');
   }
-  if (/^last$/i.test(c)) {
+  if (/^last(move)?$/i.test(c)) { // /last: the last four plies; the screen-reader key: the last one
     const n = s.san.length;
-    const from = Math.max(0, n - 4);
+    const from = Math.max(0, n - (/move$/i.test(c) ? 1 : 4));
     return s.san.slice(from).map((san, k) => describeMove(s.moves[from + k], san, ctx.sideOfPly(from + k) === 'white')).join('. ') || t('noMoves');
   }
   if (/^ranks?$/i.test(c)) return positionByRank(s.fen, ctx.orientation);

@@ -16,7 +16,7 @@ export const NVUI_COMMANDS: NvuiCommand[] = [
   { key: 'v', command: 'files', label: 'srCmdFiles' },
   { key: 'p', command: 'pieces', label: 'srCmdPieces' },
   { key: 'c', command: 'clock', label: 'srCmdClocks' },
-  { key: 'l', command: 'last', label: 'srCmdLast' },
+  { key: 'l', command: 'lastmove', label: 'srCmdLast' },
   { key: 's', command: 'moves', label: 'srCmdMoves' },
 ];
 
