@@ -9,7 +9,7 @@ import type { Key } from '@lichess-org/chessground/types';
 import type { Board } from './board';
 import { h } from './dom';
 import { t } from './i18n';
-import { announce, pieceWords } from './speech';
+import { announce, pieceWords, squareWords } from './speech';
 
 const FILES = 'abcdefgh';
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
@@ -69,7 +69,7 @@ export class KeyboardBoard {
     const p = this.board.cg.state.pieces.get(sq);
     const letter = p ? LETTER[p.role] : '';
     const words = p ? pieceWords(p.color === 'white' ? letter : letter.toLowerCase()) : t('emptySquare');
-    return `${sq}, ${words.toLowerCase()}`;
+    return `${squareWords(sq)}, ${words.toLowerCase()}`; // "Eva vier, …" with the FIDE phonetic setting
   }
 
   private draw() {
@@ -125,13 +125,13 @@ export class KeyboardBoard {
     if (selected === sq && selected !== before) {
       const dests = cg.state.movable.dests?.get(sq) ?? cg.state.premovable.dests ?? [];
       announce(dests.length
-        ? t('kbPicked', { piece: this.describe(sq), squares: dests.join(', ') })
+        ? t('kbPicked', { piece: this.describe(sq), squares: dests.map(squareWords).join(', ') })
         : t('kbNoMoves', { square: this.describe(sq) }));
     } else if (!selected && before && cg.state.turnColor === turnBefore && !cg.state.premovable.current) {
       if (before === sq) announce(t('kbCancelled'));
       else {
         cg.selectSquare(before); // a square it cannot reach: the piece stays in hand
-        announce(t('kbNotThere', { square: sq }));
+        announce(t('kbNotThere', { square: squareWords(sq) }));
       }
     } else if (!selected && !before) {
       announce(t('kbNoMoves', { square: this.describe(sq) }));

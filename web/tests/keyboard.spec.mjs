@@ -153,6 +153,10 @@ test('P16: moves spoken in the UI language\'s voice; FIDE phonetic words; no voi
   await page.fill('.move-input', '/b5');
   await page.press('.move-input', 'Enter');
   assert.match(await page.locator('#announcer').textContent(), /^Bella fuenf: /);
+  // And so does the keyboard board.
+  await page.locator('[data-action=settings]').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.locator('#announcer').textContent(), `Eva eins, ${fi.white.toLowerCase()} ${fi.piece_king}`);
   assert.deepEqual(errors, []);
   await page.context().close();
 
