@@ -93,7 +93,7 @@ test('P8: a board clicked with the mouse keeps the arrow keys for reviewing the 
   assert.equal(await page.locator('.kb-focus').count(), 0);
 });
 
-// R15, FIDE Article 4.3-4.4: a training game set up with touch-move (off by default,
+// R15, FIDE Article 4.3: a training game set up with touch-move (off by default,
 // under More options). A piece with a legal move, once picked up by click or by key,
 // must be moved: another piece, putting it back, Escape or a typed move of another
 // piece are refused with the reason said; released on a legal square it is played.
