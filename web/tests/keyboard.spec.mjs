@@ -78,6 +78,9 @@ test('P16: screen-reader mode from the home page, one key per reading, mate and 
   // Off again in Settings: the keys are the page's own again (no announcement).
   await page.click('[data-action=settings]');
   assert.equal(await page.isChecked('[data-setting=screenReader]'), true);
+  await page.locator('[data-action=close-settings]').focus();
+  await page.keyboard.press('p'); // the open dialog keeps the keys: no reading
+  assert.equal(await said(), '1. White rook a1 to a8, checkmate');
   await page.uncheck('[data-setting=screenReader]');
   await page.click('[data-action=close-settings]');
   assert.equal(await page.locator('.nvui').isHidden(), true);

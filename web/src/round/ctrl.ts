@@ -333,6 +333,7 @@ export class RoundCtrl {
     const tgt = e.target;
     if (tgt instanceof HTMLInputElement || tgt instanceof HTMLTextAreaElement || tgt instanceof HTMLSelectElement) return;
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return; // e.g. the keyboard board's own keys
+    if (document.querySelector('dialog[open]')) return; // the Settings dialog has the keys while it is open
     if (settings.screenReader && this.nvui.key(e.key)) { e.preventDefault(); return; }
     switch (e.key) {
       case 'ArrowLeft': this.step(-1); break;
