@@ -350,6 +350,14 @@ Answer<std::string> Hub::pgn(const std::string& id) {
     return write_pgn(pgn);
 }
 
+Answer<GameMoves> Hub::game_moves(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    auto found = find(id);
+    if (auto* e = std::get_if<ProtocolError>(&found)) return *e;
+    const Room& r = *std::get<Room*>(found);
+    return GameMoves{r.game.start_position(), r.game.moves(), r.game.is_over()};
+}
+
 Answer<std::string> Hub::lookup(std::string_view body) {
     auto tokens = read_lookup(body);
     if (auto* e = std::get_if<ProtocolError>(&tokens)) return *e;
