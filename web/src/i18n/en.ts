@@ -196,6 +196,27 @@ const en = {
   kbNoMoves: '{square}: no move to make from here',
   kbNotThere: 'It cannot go to {square}',
   kbCancelled: 'Put back',
+  // The analysis of a finished game (issue 10).
+  analyse: "Analyse",
+  analysisTitle: "Analysis",
+  analysisStarting: "Starting the analysis…",
+  analysing: "Analysing: {done} of {total} positions",
+  analysisQueued: "Waiting for the engine: number {n} in the queue",
+  analysisReady: "The analysis is ready",
+  analysisFailed: "The analysis could not be made: {message}",
+  evalGraph: "Evaluation graph: who was better after each move (up: White, down: Black). Click a point to go to that move.",
+  analysisSummary: "Summary",
+  side: "Side",
+  accuracy: "Accuracy",
+  marks_inaccuracy: "Inaccuracies",
+  marks_mistake: "Mistakes",
+  marks_blunder: "Blunders",
+  mark_inaccuracy: "Inaccuracy",
+  mark_mistake: "Mistake",
+  mark_blunder: "Blunder",
+  bestWas: "Best was {move}",
+  bestHere: "Engine's best move here: {move}",
+  analysisBy: "By Outpost's engine ({settings})",
 };
 export default en;
 export type Key = keyof typeof en;

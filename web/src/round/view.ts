@@ -94,6 +94,7 @@ export class RoundView {
       h('aside.side',
         el.conn, el.status, el.end, el.prompt,
         h('div.moves-box', el.moves, el.nav),
+        c.analysis.el,
         inputRow, el.actions, el.share, el.tools));
     return el;
   }
@@ -127,6 +128,7 @@ export class RoundView {
     this.renderActions(s);
     this.renderShare(s);
     this.renderTools();
+    c.analysis.update();
   }
 
   private renderBoard(s: GameState) {
@@ -150,6 +152,7 @@ export class RoundView {
         highlight: { custom: new Map() },
         draggable: { enabled: true },
       });
+      c.board.cg.setAutoShapes(c.analysis.shapes(s.ply)); // the engine's best move, after an analysis
       c.drawPremoves();
       return;
     }
@@ -165,6 +168,7 @@ export class RoundView {
       premovable: { enabled: false },
       highlight: { custom: new Map() },
     });
+    c.board.cg.setAutoShapes(c.analysis.shapes(ply));
   }
 
   private renderBars(s: GameState) {
@@ -231,11 +235,13 @@ export class RoundView {
         rows.push(row);
         if (!white) row.append(h('span.mv.empty', '…'));
       }
+      const mark = c.analysis.markOf(i + 1); // after an analysis: ?!, ? and ?? in colour, and in words
       row.append(h('button.mv', {
-        type: 'button', class: i + 1 === cur ? 'active' : '', 'data-ply': String(i + 1),
-        'aria-label': describeMove(s.moves[i], s.san[i], white),
+        type: 'button', class: [i + 1 === cur ? 'active' : '', mark ? `mark-${mark}` : ''].join(' ').trim(), 'data-ply': String(i + 1),
+        'data-mark': mark ?? undefined,
+        'aria-label': describeMove(s.moves[i], s.san[i], white) + (mark ? `, ${t(`mark_${mark}`)}` : ''),
         onclick: () => c.goto(i + 1 === s.ply ? null : i + 1),
-      }, displaySan(s.san[i], white)));
+      }, displaySan(s.san[i], white), mark ? h('span.glyph', { 'aria-hidden': 'true' }, c.analysis.glyph(mark)) : null));
     }
     if (s.status !== 'ongoing' && s.result && s.result !== '*') rows.push(h('div.result', s.result.replace(/1\/2/g, '½')));
     clear(this.el.moves, rows);
@@ -265,7 +271,7 @@ export class RoundView {
     if (me === null) {
       if (s.status !== 'ongoing') {
         this.el.end.hidden = false;
-        clear(this.el.end, h('div.end-text', endText(s)), h('div.end-buttons', this.pgnLink(s)));
+        clear(this.el.end, h('div.end-text', endText(s)), h('div.end-buttons', c.analysis.button(), this.pgnLink(s)));
       }
       return;
     }
@@ -341,6 +347,7 @@ export class RoundView {
     clear(box, h('div.end-text', endText(s)),
       h('div.end-buttons', rematchBtn,
         this.btn(t('newGame'), 'new-game', () => { location.hash = '#/'; }),
+        c.analysis.button(),
         this.pgnLink(s)));
   }
 
