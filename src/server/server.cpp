@@ -13,6 +13,7 @@
 #include <limits>
 #include <optional>
 #include <mutex>
+#include <random>
 #include <unordered_map>
 
 #include "server/edge.h"
@@ -379,6 +380,7 @@ int run_server(const ServerConfig& config) {
             asio::post(ioc, [&hub, id, request_id, m] { hub->on_robot_move(id, request_id, m); });
         },
         monotonic_now);
+    robots.set_human_time(config.robot_human_time, std::random_device{}());
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
     env.cancel_robot = [&robots](const std::string& id) { robots.cancel(id); };
     hub = std::make_unique<Hub>(env, storage->get());

@@ -30,6 +30,8 @@ struct ServerConfig {
     std::uint64_t analysis_nodes = 80'000;
     int analysis_workers = 1;
     int analysis_queue = 16;
+    // Casual robot levels take a person's time over a move (engine/human_time.h).
+    bool robot_human_time = true;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

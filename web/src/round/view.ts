@@ -216,7 +216,9 @@ export class RoundView {
     this.el.status.classList.toggle('over', s.status !== 'ongoing');
     const tc = s.clock?.time_control;
     const cls = s.clock?.class ?? '';
-    clear(this.el.status, text ? h('div.status-text', text) : null, h('div.meta',
+    // The robot takes a person's time at casual levels: say that it is thinking, visibly.
+    const thinking = s.status === 'ongoing' && !c.myTurn() && s.you !== 'spectator' && s.players[s.turn].kind === 'robot';
+    clear(this.el.status, text ? h('div.status-text', { class: thinking ? 'thinking' : '', 'data-thinking': thinking ? 'true' : undefined }, text) : null, h('div.meta',
       [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
         tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited')].join(' · ')));
   }
