@@ -2,6 +2,10 @@
 import { ApiError } from '../api';
 
 export type Mark = 'inaccuracy' | 'mistake' | 'blunder';
+export const MARKS: Mark[] = ['inaccuracy', 'mistake', 'blunder'];
+// The marks' glyphs (as PGN's NAGs $6, $2, $4 print) and colours.
+export const GLYPH: Record<Mark, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+export const COLOUR: Record<Mark, string> = { inaccuracy: '#3c9ad6', mistake: '#e08a00', blunder: '#d23c3c' };
 export interface Eval { cp?: number; mate?: number; winner?: 'white' | 'black' }
 export interface MoveAnalysis {
   ply: number; color: 'white' | 'black'; uci: string; san: string; eval: Eval;

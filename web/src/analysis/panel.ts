@@ -3,15 +3,14 @@
 // summary, the engine's best move as an arrow on the board and the marks in the move
 // list (the round view asks markOf/shapes). Clicking the graph or a move goes there.
 // The server does the chess; this file only shows what it sent.
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import type uPlot from 'uplot';
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import type { Key } from '@lichess-org/chessground/types';
 import { ApiError } from '../api';
 import { clear, h } from '../dom';
 import { errorText, num, t } from '../i18n';
 import { announce } from '../speech';
-import { evalText, fetchAnalysis, requestAnalysis, type AnalysisStatus, type Eval, type GameAnalysis, type Mark } from './api';
+import { COLOUR, GLYPH, MARKS, evalText, fetchAnalysis, requestAnalysis, type AnalysisStatus, type GameAnalysis, type Mark } from './api';
 
 export interface AnalysisHost {
   readonly gameId: string;
@@ -22,21 +21,7 @@ export interface AnalysisHost {
 }
 
 const POLL_MS = 500;
-const GLYPH: Record<Mark, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
-const COLOUR: Record<Mark, string> = { inaccuracy: '#3c9ad6', mistake: '#e08a00', blunder: '#d23c3c' };
-const MARKS: Mark[] = ['inaccuracy', 'mistake', 'blunder'];
 const isKey = (s: string): s is Key => /^[a-h][1-8]$/.test(s);
-
-// White's advantage on the graph's scale: -1..1 along the curve that turns centipawns
-// into winning chances (docs/analysis.md), so that +1 and +9 do not look alike but
-// +9 and +15 do; a mate is the end of the scale.
-export function graphValue(e: Eval): number {
-  if (e.mate !== undefined) {
-    if (e.mate === 0) return e.winner === 'black' ? -1 : 1;
-    return e.mate > 0 ? 1 : -1;
-  }
-  return 2 / (1 + Math.exp(-0.00368208 * (e.cp ?? 0))) - 1;
-}
 
 type Phase = 'idle' | 'asking' | 'queued' | 'running' | 'failed' | 'done';
 
@@ -205,52 +190,17 @@ export class AnalysisPanel {
     this.update();
   }
 
+  // uPlot comes in its own chunk, loaded with the first analysis shown: the game
+  // screen does not carry it for every game.
   private makeChart(a: GameAnalysis) {
     const graph = this.graph;
     if (!graph) return;
-    const xs = a.evals.map((_, i) => i);
-    const ys = a.evals.map(graphValue);
-    const markSeries = MARKS.map((k) => a.evals.map((_, i) => (i > 0 && a.moves[i - 1]?.mark === k ? ys[i] : null)));
-    const host = this.host;
-    const width = () => Math.max(200, Math.floor(graph.clientWidth || 300));
-    const opts: uPlot.Options = {
-      width: width(), height: 120,
-      legend: { show: false },
-      cursor: { y: false, drag: { x: false, y: false }, points: { show: false } },
-      select: { show: false, left: 0, top: 0, width: 0, height: 0 },
-      scales: { x: { time: false }, y: { range: [-1, 1] } },
-      axes: [{ show: false }, { show: false }],
-      series: [
-        {},
-        { stroke: '#888', width: 1.5, fill: 'rgba(255,255,255,0.75)', fillTo: -1 },
-        ...MARKS.map((k) => ({ stroke: COLOUR[k], width: 0, paths: () => null, points: { show: true, size: 7, fill: COLOUR[k], stroke: COLOUR[k] } })),
-      ],
-      hooks: {
-        draw: [(u: uPlot) => {
-          // The position shown: a line across the graph; and the zero line.
-          const ctx = u.ctx;
-          const x = u.valToPos(host.shownPly(), 'x', true);
-          const y0 = u.valToPos(0, 'y', true);
-          ctx.save();
-          ctx.strokeStyle = 'rgba(128,128,128,0.6)';
-          ctx.lineWidth = 1;
-          ctx.beginPath(); ctx.moveTo(u.bbox.left, y0); ctx.lineTo(u.bbox.left + u.bbox.width, y0); ctx.stroke();
-          ctx.strokeStyle = '#4e7a2f';
-          ctx.lineWidth = 2 * devicePixelRatio;
-          ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke();
-          ctx.restore();
-        }],
-      },
-    };
-    const chart = new uPlot(opts, [xs, ys, ...markSeries] as uPlot.AlignedData, graph);
-    chart.over.addEventListener('click', () => {
-      const i = chart.cursor.idx;
-      if (typeof i === 'number') host.goto(i);
+    void import('./chart').then(({ evalChart }) => {
+      if (this.graph !== graph || this.destroyed) return; // redrawn or gone meanwhile
+      const made = evalChart(graph, a, this.host);
+      this.chart = made.chart;
+      this.resize = made.resize;
     });
-    chart.over.style.cursor = 'pointer';
-    this.chart = chart;
-    this.resize = new ResizeObserver(() => { if (this.chart && graph.clientWidth) this.chart.setSize({ width: width(), height: 120 }); });
-    this.resize.observe(graph);
   }
 
   private dropChart() {
