@@ -176,18 +176,18 @@ std::pair<int, Answer<std::string>> AnalysisService::request(const std::string& 
         if (j.contains("v") && j["v"] != 1) return {400, bad_request("unknown protocol version (this server speaks v 1)")};
     }
     // An analysis there is, or one under way, costs nothing more.
-    if (auto known = status(game_id); std::holds_alternative<std::string>(known)) {
-        json j = json::parse(std::get<std::string>(known), nullptr, false);
+    if (auto known = status(game_id); known) {
+        json j = json::parse(*known, nullptr, false);
         const std::string state = j.value("status", "");
         if (state == "done") return {200, known};
         if (state == "queued" || state == "running") return {202, known};
-    } else if (std::get<ProtocolError>(known).code != "not_found") {
+    } else if (known.error().code != "not_found") {
         return {500, known};
     }
 
     auto game = hub_.game_moves(game_id);
-    if (auto* e = std::get_if<ProtocolError>(&game)) return {e->http_status, *e};
-    GameMoves& g = std::get<GameMoves>(game);
+    if (!game) return {game.error().http_status, game.error()};
+    GameMoves& g = *game;
     if (!g.over) return {409, not_allowed("the game is not over yet: analysis comes after the game")};
     if (g.moves.empty()) return {409, not_allowed("the game has no moves to analyse")};
     if (g.moves.size() > AnalysisPool::MaxPlies)

@@ -353,8 +353,8 @@ Answer<std::string> Hub::pgn(const std::string& id) {
 Answer<GameMoves> Hub::game_moves(const std::string& id) {
     std::lock_guard lock(mutex_);
     auto found = find(id);
-    if (auto* e = std::get_if<ProtocolError>(&found)) return *e;
-    const Room& r = *std::get<Room*>(found);
+    if (!found) return found.error();
+    const Room& r = *found.value();
     return GameMoves{r.game.start_position(), r.game.moves(), r.game.is_over()};
 }
 

@@ -84,7 +84,7 @@ struct AnalysisApi : ::testing::Test {
     // A same-device game with these moves (UCI).
     std::string game(const std::vector<std::string>& moves) {
         auto created = hub->create_game(json{{"v", 1}, {"opponent", "hotseat"}}.dump());
-        auto& g = std::get<CreatedGame>(created);
+        CreatedGame& g = *created;
         auto sink = std::make_shared<Sink>();
         (void)hub->connect(g.id, *g.white_token, sink);
         for (const auto& m : moves)
@@ -193,7 +193,7 @@ TEST_F(AnalysisApi, E4UnfinishedGameIsNotAllowed) {
 
 TEST_F(AnalysisApi, E4GameWithoutMovesIsNotAllowed) {
     auto created = hub->create_game(json{{"v", 1}, {"opponent", "hotseat"}}.dump());
-    auto& g = std::get<CreatedGame>(created);
+    CreatedGame& g = *created;
     auto sink = std::make_shared<Sink>();
     (void)hub->connect(g.id, *g.white_token, sink);
     hub->handle_message(g.id, Seat::BOTH, R"({"v":1,"t":"abort"})", *sink);
