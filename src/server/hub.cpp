@@ -87,6 +87,7 @@ Answer<Room*> Hub::find(const std::string& id) {
     if (!room) return ProtocolError{"internal", room.error().message, 500};
     fill_robot_elo(**room);
     Room* p = room->get();
+    count_open(*p);
     p->subscribers = std::move(keep);
     rooms_[id] = std::move(*room);
     touch(*p);
@@ -129,6 +130,14 @@ void Hub::evict_finished() {
 // Rows of older versions stored no Elo for a level robot.
 void Hub::fill_robot_elo(Room& r) const {
     if (r.info.robot_level && !r.info.robot_elo && env_.level_elo) r.info.robot_elo = env_.level_elo(r.info.robot_level);
+}
+
+// An unfinished game counts against its creator's cap (created now, or read back
+// from storage with the address it was created from).
+void Hub::count_open(Room& r) {
+    if (r.client.empty() || r.counted_open || r.game.is_over()) return;
+    r.counted_open = true;
+    ++open_games_[r.client];
 }
 
 int Hub::open_games_of(const std::string& client) const {
@@ -263,10 +272,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     r.turn_began = now;
     r.absent_since[WHITE] = r.absent_since[BLACK] = now;
     r.client = std::move(client);
-    if (!r.client.empty()) {
-        r.counted_open = true;
-        ++open_games_[r.client];
-    }
+    count_open(r);
 
     GameWrite w;
     w.kind = GameWrite::INSERT_GAME;
@@ -299,6 +305,7 @@ Result<int> Hub::resume_from_storage() {
         if (!room) continue;  // a row this version cannot read stays in storage, untouched
         Room& r = **room;
         fill_robot_elo(r);
+        count_open(r);  // the cap holds across restarts
         const std::string id = r.id();
         rooms_[id] = std::move(*room);
         const int ply = r.game.ply();

@@ -419,12 +419,12 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
     if (!parsed) return parsed.error();
     const json& j = *parsed;
     NewGameRequest spec;
-    std::optional<std::string> opponent, color, tc, variant, fen, pgn, name;
+    std::optional<std::string> opponent, color, tc, variant, fen, pgn, name, opponent_name;
     std::optional<int> level, elo, number;
     std::optional<bool> casual;
     for (auto err : {read_field(j, "opponent", opponent), read_field(j, "color", color), read_field(j, "time_control", tc),
                      read_field(j, "variant", variant), read_field(j, "fen", fen), read_field(j, "pgn", pgn),
-                     read_field(j, "name", name)})
+                     read_field(j, "name", name), read_field(j, "opponent_name", opponent_name)})
         if (err) return *err;
     for (auto err : {read_field(j, "level", level), read_field(j, "elo", elo), read_field(j, "chess960", number)})
         if (err) return *err;
@@ -468,6 +468,12 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
     if (name) {
         if (name->size() > 40) return bad_request("name is longer than 40 characters");
         if (!name->empty()) spec.name = *name;
+    }
+    // The other player's name (hotseat: Black's; invite: the invited side's); a robot
+    // is named by its level or Elo.
+    if (opponent_name) {
+        if (opponent_name->size() > 40) return bad_request("opponent_name is longer than 40 characters");
+        spec.opponent_name = *opponent_name;
     }
     return spec;
 }

@@ -51,6 +51,7 @@ struct StoredGame {
     std::int64_t turn_started_ms = 0;     // wall clock when the running clock started
     std::string rematch_of, rematch_game;
     std::string rematch_white_token, rematch_black_token;  // the seat in the rematch of this game's white / black
+    std::string client;                   // the address that created it, while unfinished (open-games cap)
     std::vector<StoredMove> moves;
 };
 
@@ -99,6 +100,10 @@ public:
     // none says so with an error; load answers nullopt when there is none.
     virtual Result<bool> store_analysis(const StoredAnalysis&) { return make_error("this store keeps no analyses"); }
     virtual Result<std::optional<StoredAnalysis>> load_analysis(const std::string&) { return std::optional<StoredAnalysis>{}; }
+    // Called by the StorageWriter between two batches, after the first one's
+    // completions ran: upkeep that may take a moment (SQLite: a checkpoint that lets
+    // the write-ahead log start over) without holding back acknowledgements already due.
+    virtual void after_batch() {}
     // The bytes the write-ahead log file holds now (0 for a store without one).
     virtual std::int64_t log_bytes() const { return 0; }
 };

@@ -707,3 +707,50 @@ TEST(Protocol, ClientMessagesRoundTrip) {
         EXPECT_FALSE(json::parse(text).is_discarded());
     }
 }
+
+// P2: a hotseat game names both players: `name` is White's, `opponent_name` Black's
+// (the home screen sends it; the hub ignored it and named Black like White).
+TEST_F(Fixture, P2HotseatOpponentNameNamesBlack) {
+    auto g = create({{"opponent", "hotseat"}, {"name", "Anna"}, {"opponent_name", "Boris"}});
+    auto c = join(g.id, *g.white_token, Seat::BOTH);
+    const json players = c->last_state()["players"];
+    EXPECT_EQ(players["white"]["name"], "Anna");
+    EXPECT_EQ(players["black"]["name"], "Boris");
+    EXPECT_NE((hub->pgn(g.id)).value().find("[Black \"Boris\"]"), std::string::npos);
+    auto i = create({{"opponent", "invite"}, {"color", "black"}, {"name", "Anna"}, {"opponent_name", "Carl"}});
+    EXPECT_EQ(join(i.id, *i.black_token, Seat::BLACK_SEAT)->last_state()["players"]["white"]["name"], "Carl");
+    for (const json& bad : {json{{"opponent", "hotseat"}, {"opponent_name", 5}},
+                            json{{"opponent", "hotseat"}, {"opponent_name", std::string(41, 'x')}}}) {
+        auto r = hub->create_game(bad.dump());
+        ASSERT_TRUE(!r) << bad;
+        EXPECT_EQ(r.error().code, "bad_request");
+    }
+}
+
+// docs/protocol.md "Limits": the open-games cap holds across a restart: the games a
+// client left unfinished are read back with the address that created them (they were
+// not counted, so a restart gave every client 20 more).
+TEST_F(Fixture, D4OpenGamesCapCountsGamesResumedAfterARestart) {
+    std::vector<CreatedGame> games;
+    for (int i = 0; i < 20; ++i) {
+        auto r = hub->create_game(R"({"opponent":"hotseat"})", "10.0.0.1");
+        ASSERT_TRUE(r.ok()) << i;
+        games.push_back(r.value());
+    }
+    hub = std::make_unique<Hub>(env(), storage.get());
+    ASSERT_TRUE(hub->resume_from_storage().ok());
+    auto refused = hub->create_game(R"({"opponent":"hotseat"})", "10.0.0.1");
+    ASSERT_TRUE(!refused);
+    EXPECT_EQ(refused.error().code, "rate_limited");
+    EXPECT_TRUE((hub->create_game(R"({"opponent":"hotseat"})", "10.0.0.2")).ok());
+    // A resumed game that ends frees its place.
+    auto c = join(games[3].id, *games[3].white_token, Seat::BOTH);
+    send(games[3].id, Seat::BOTH, *c, {{"t", "abort"}});
+    EXPECT_TRUE((hub->create_game(R"({"opponent":"hotseat"})", "10.0.0.1")).ok());
+    EXPECT_TRUE(!(hub->create_game(R"({"opponent":"hotseat"})", "10.0.0.1")));
+    // The address is kept only while the game is unfinished.
+    auto row = storage->load_game(games[3].id);
+    ASSERT_TRUE(row && row->has_value());
+    EXPECT_EQ((*row)->client, "");
+    EXPECT_EQ((*storage->load_game(games[4].id))->client, "10.0.0.1");
+}

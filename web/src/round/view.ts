@@ -92,7 +92,7 @@ export class RoundView {
     el.root.append(
       h('section.board-col', top, h('div.board-wrap', board), bottom),
       h('aside.side',
-        el.conn, el.status, el.end, el.prompt,
+        el.conn, el.status, el.end, el.prompt, c.nvui.el,
         h('div.moves-box', el.moves, el.nav),
         c.analysis.el,
         inputRow, el.actions, el.share, el.tools));
@@ -129,6 +129,7 @@ export class RoundView {
     this.renderShare(s);
     this.renderTools();
     c.analysis.update();
+    c.nvui.show(settings.screenReader);
   }
 
   private renderBoard(s: GameState) {
@@ -147,7 +148,7 @@ export class RoundView {
         check: !!s.check,
         coordinates: settings.coordinates,
         animation: { enabled: settings.animation },
-        movable: { color: movableColor, dests: c.isMine(s.turn) ? Board.dests(s.legal) : new Map(), rookCastle: true },
+        movable: { color: movableColor, dests: c.isMine(s.turn) ? this.dests(s) : new Map(), rookCastle: true },
         premovable: { enabled: mine && s.you !== 'both' },
         highlight: { custom: new Map() },
         draggable: { enabled: true },
@@ -169,6 +170,13 @@ export class RoundView {
       highlight: { custom: new Map() },
     });
     c.board.cg.setAutoShapes(c.analysis.shapes(ply));
+  }
+
+  // The server's legal moves; with a touched piece (R15) only that piece's.
+  private dests(s: GameState) {
+    const all = Board.dests(s.legal);
+    const locked = this.ctrl.touchLock();
+    return locked ? new Map([[locked, all.get(locked) ?? []]]) : all;
   }
 
   private renderBars(s: GameState) {
@@ -218,9 +226,12 @@ export class RoundView {
     const cls = s.clock?.class ?? '';
     // The robot takes a person's time at casual levels: say that it is thinking, visibly.
     const thinking = s.status === 'ongoing' && !c.myTurn() && s.you !== 'spectator' && s.players[s.turn].kind === 'robot';
-    clear(this.el.status, text ? h('div.status-text', { class: thinking ? 'thinking' : '', 'data-thinking': thinking ? 'true' : undefined }, text) : null, h('div.meta',
+    const locked = c.touchLock();
+    clear(this.el.status, text ? h('div.status-text', { class: thinking ? 'thinking' : '', 'data-thinking': thinking ? 'true' : undefined }, text) : null,
+      locked ? h('div.touch-note', { 'data-touch': locked }, t('touchMoveMust', { piece: c.touchWords(locked) })) : null, h('div.meta',
       [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
-        tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited')].join(' · ')));
+        tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited'),
+        c.touchMove ? t('touchMoveActive') : ''].filter(Boolean).join(' · ')));
   }
 
   private renderMoves(s: GameState) {
@@ -241,7 +252,8 @@ export class RoundView {
       row.append(h('button.mv', {
         type: 'button', class: [i + 1 === cur ? 'active' : '', mark ? `mark-${mark}` : ''].join(' ').trim(), 'data-ply': String(i + 1),
         'data-mark': mark ?? undefined,
-        'aria-label': describeMove(s.moves[i], s.san[i], white) + (mark ? `, ${t(`mark_${mark}`)}` : ''),
+        // The label begins with what the button shows (WCAG 2.5.3), then the move in words, then its mark.
+        'aria-label': `${displaySan(s.san[i], white)}: ${describeMove(s.moves[i], s.san[i], white)}${mark ? `, ${t(`mark_${mark}`)}` : ''}`,
         onclick: () => c.goto(i + 1 === s.ply ? null : i + 1),
       }, displaySan(s.san[i], white), mark ? h('span.glyph', { 'aria-hidden': 'true' }, c.analysis.glyph(mark)) : null));
     }
