@@ -53,11 +53,13 @@ test('E4: Analyse after the fool\'s mate marks 2. g4 as a blunder, with graph, s
   // Clicking a move goes to that position, and the engine's best move there is an arrow.
   await page.locator('.mv[data-ply="1"]').click();
   assert.equal(await page.locator('.mv.active').getAttribute('data-ply'), '1');
+  await page.waitForTimeout(400); // the pieces' animation
   let white = await pieceSquares(page, 'white');
   assert.ok(white.includes('f3') && white.includes('g2') && !white.includes('g4'), `position after 1. f3: ${white}`);
   await page.waitForSelector('.cg-shapes line, .cg-shapes path', { state: 'attached' });
   await page.locator('.mv[data-ply="3"]').click();
   assert.match(await page.locator('.analysis-comment').textContent(), /Blunder/);
+  await page.waitForTimeout(400);
   white = await pieceSquares(page, 'white');
   assert.ok(white.includes('g4'), `position after 2. g4: ${white}`);
 
