@@ -42,7 +42,7 @@ step "Web UI: build, then browser and server tests against a real outpost serve"
 web_dir=$(mktemp -d)
 # The browser tests open many pages at once from one address: no per-address limits here
 # (tests/unit/server_edge_net_test.cpp tests them).
-build/src/app/outpost serve --port 0 --no-client-limits --db "$web_dir/test.db" --web web/dist >"$web_dir/serve.log" 2>&1 &
+build/src/app/outpost serve --port 0 --no-client-limits --robot-instant --db "$web_dir/test.db" --web web/dist >"$web_dir/serve.log" 2>&1 &
 serve_pid=$!
 for _ in $(seq 100); do grep -q "serving on" "$web_dir/serve.log" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://[^:]*:\([0-9]*\)/.*|\1|p' "$web_dir/serve.log" | head -n 1)

@@ -30,6 +30,12 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_flag("--sync-full", cfg->sync_full, "Also survive an operating-system crash (slower writes)");
     cmd->add_option("--max-open-games", cfg->max_open_games, "Unfinished games one client address may have (0: no cap)")
         ->check(CLI::Range(0, 1'000'000));
+    cmd->add_option("--analysis-nodes", cfg->analysis_nodes, "Nodes per position when analysing a finished game")
+        ->check(CLI::Range(std::uint64_t(1), std::uint64_t(2'000'000)));
+    cmd->add_option("--analysis-workers", cfg->analysis_workers, "Games analysed at once")->check(CLI::Range(1, 16));
+    cmd->add_option("--analysis-queue", cfg->analysis_queue, "Games that may wait for analysis")->check(CLI::Range(1, 10'000));
+    cmd->add_flag("!--robot-instant", cfg->robot_human_time,
+                  "Casual robot levels answer as soon as they have searched (tests, benchmarks), not after a person's time");
     cmd->callback([cfg, &run] { run = [cfg] { return server::run_server(*cfg); }; });
 }
 

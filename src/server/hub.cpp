@@ -357,6 +357,14 @@ Answer<std::string> Hub::pgn(const std::string& id) {
     return write_pgn(pgn);
 }
 
+Answer<GameMoves> Hub::game_moves(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    auto found = find(id);
+    if (!found) return found.error();
+    const Room& r = *found.value();
+    return GameMoves{r.game.start_position(), r.game.moves(), r.game.is_over()};
+}
+
 Answer<std::string> Hub::lookup(std::string_view body) {
     auto tokens = read_lookup(body);
     if (!tokens) return tokens.error();

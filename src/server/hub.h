@@ -49,6 +49,13 @@ struct RobotRequest {
     Millis my_time = -1, their_time = -1, my_inc = 0, their_inc = 0;  // -1: no clock
 };
 
+// A game's moves from its start, for the analysis service (analysis_service.h).
+struct GameMoves {
+    Position start;
+    std::vector<Move> moves;
+    bool over = false;
+};
+
 struct HubEnv {
     std::function<Millis()> monotonic_ms;                              // for clocks
     std::function<std::int64_t()> wall_ms;                             // stored timestamps
@@ -88,6 +95,7 @@ public:
     Answer<std::string> state_json(const std::string& id);             // a spectator's view
     Answer<std::string> pgn(const std::string& id);
     Answer<std::string> lookup(std::string_view json_body);
+    Answer<GameMoves> game_moves(const std::string& id);  // anyone who can read the game
     std::string levels_json() const;
 
     // WebSocket-level operations. connect() sends the first state to the subscriber.

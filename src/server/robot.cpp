@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.h"
+#include "engine/human_time.h"
 #include "engine/skill.h"
 
 namespace outpost::server {
@@ -23,6 +24,45 @@ RobotPool::RobotPool(int threads, OnMove answer, std::function<Millis()> now)
     for (int i = 0; i <= threads; ++i) slots_.push_back(std::make_unique<Slot>());
     for (int i = 0; i <= threads; ++i)
         threads_.emplace_back([this, i, threads] { run(*slots_[size_t(i)], i == threads); });
+    timer_ = std::thread([this] { timer_loop(); });
+}
+
+void RobotPool::set_human_time(bool on, std::uint64_t seed) {
+    std::lock_guard lock(mutex_);
+    human_ = on;
+    rng_.seed(seed);
+}
+
+Millis RobotPool::answer_time(const RobotRequest& r) {
+    if (!is_quick(r)) return 0;
+    Position pos = r.start;
+    for (Move m : r.moves) pos.do_move(m);
+    const engine::HumanTimeInput in = engine::human_time_input(pos, r.ply, r.my_time, r.my_inc);
+    std::lock_guard lock(mutex_);
+    if (!human_) return 0;
+    return engine::human_move_time(in, rng_);
+}
+
+void RobotPool::timer_loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        if (stopping_) return;
+        if (due_.empty()) {
+            due_cv_.wait(lock);
+            continue;
+        }
+        auto first = std::min_element(due_.begin(), due_.end(), [](const Due& a, const Due& b) { return a.at < b.at; });
+        const Millis now = now_();
+        if (first->at > now) {
+            due_cv_.wait_for(lock, std::chrono::milliseconds(first->at - now));
+            continue;
+        }
+        Due d = std::move(*first);
+        due_.erase(first);
+        lock.unlock();
+        answer_(d.game_id, d.request_id, d.move);
+        lock.lock();
+    }
 }
 
 RobotPool::~RobotPool() {
@@ -33,7 +73,9 @@ RobotPool::~RobotPool() {
             if (s->engine) s->engine->stop();
     }
     cv_.notify_all();
+    due_cv_.notify_all();
     for (auto& t : threads_) t.join();
+    timer_.join();
 }
 
 bool RobotPool::is_quick(const RobotRequest& r) {
@@ -59,6 +101,7 @@ void RobotPool::ask(RobotRequest request) {
     {
         std::lock_guard lock(mutex_);
         // The game's position changed: what it asked before is obsolete.
+        std::erase_if(due_, [&](const Due& d) { return d.game_id == request.game_id; });
         for (auto& s : slots_)
             if (s->game_id == request.game_id) {
                 s->discard = true;
@@ -74,6 +117,7 @@ void RobotPool::ask(RobotRequest request) {
 void RobotPool::cancel(const std::string& game_id) {
     std::lock_guard lock(mutex_);
     std::erase_if(queue_, [&](const RobotRequest& r) { return r.game_id == game_id; });
+    std::erase_if(due_, [&](const Due& d) { return d.game_id == game_id; });
     for (auto& s : slots_)
         if (s->game_id == game_id) {
             s->discard = true;
@@ -132,7 +176,9 @@ void RobotPool::run(Slot& slot, bool quick_only) {
         }
         (void)engine.set_option("UCI_Chess960", req.start.is_chess960() ? "true" : "false");
         engine::SearchResult result;
+        Millis answer_at = 0;
         if (engine.set_position(req.start, req.moves)) {
+            if (const Millis think = answer_time(req); think > 0) answer_at = req.asked_at_ms + think;
             engine.go(limits_for(req, engine.position().side_to_move(), now_()));
             {
                 std::lock_guard lock(mutex_);
@@ -142,15 +188,22 @@ void RobotPool::run(Slot& slot, bool quick_only) {
             engine.wait();
             result = engine.last_result();
         }
-        bool discard;
+        bool discard, held = false;
         {
             std::lock_guard lock(mutex_);
             discard = slot.discard || stopping_;
             slot.engine = nullptr;
             slot.game_id.clear();
+            // A person's time: the move waits for the timer (a new request or a cancel
+            // of the game drops it), and this thread goes on to the next game.
+            if (!discard && result.best && answer_at > now_()) {
+                due_.push_back(Due{answer_at, req.game_id, req.request_id, result.best});
+                held = true;
+            }
         }
         cv_.notify_all();  // a request of this game may have waited for this search to end
-        if (!discard && result.best) answer_(req.game_id, req.request_id, result.best);
+        if (held) due_cv_.notify_all();
+        else if (!discard && result.best) answer_(req.game_id, req.request_id, result.best);
     }
 }
 

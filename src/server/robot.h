@@ -13,7 +13,10 @@
 //     behind full-strength searches;
 //   - the clock budget given to the search is the robot's time minus the time the
 //     request spent queued (asked_at_ms), so that waiting is never lost on time;
-//   - cancel() drops a game's queued request and stops (and discards) its search.
+//   - cancel() drops a game's queued request and stops (and discards) its search;
+//   - with human time on, a casual (quick) level answers after the time a person
+//     would take (engine/human_time.h): the move found waits on a timer of the pool,
+//     not on a thinking thread, and the clock (running meanwhile) bounds the wait.
 #pragma once
 
 #include <condition_variable>
@@ -22,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,6 +50,13 @@ public:
     ~RobotPool();
     RobotPool(const RobotPool&) = delete;
     RobotPool& operator=(const RobotPool&) = delete;
+
+    // Casual levels take a person's time over a move (off by default; `outpost serve`
+    // turns it on). `seed` makes the times reproducible.
+    void set_human_time(bool on, std::uint64_t seed);
+    // How long the answer to this request takes in all at most, from asked_at_ms;
+    // 0 when it goes as soon as the search ends (human time off, or not a casual level).
+    Millis answer_time(const RobotRequest& r);
 
     void ask(RobotRequest request);
     // Drops the game's queued request; a search for it is stopped and its answer dropped.
@@ -73,6 +84,14 @@ private:
     // The next request for a thread, by the rules above; false if none fits.
     bool take(bool quick_only, RobotRequest& out);
 
+    void timer_loop();
+    struct Due {  // a move held back until `at` (human time)
+        Millis at;
+        std::string game_id;
+        std::uint64_t request_id;
+        Move move;
+    };
+
     OnMove answer_;
     std::function<Millis()> now_;
     mutable std::mutex mutex_;
@@ -80,7 +99,12 @@ private:
     std::deque<RobotRequest> queue_;  // one per game, in the order the games asked
     std::vector<std::unique_ptr<Slot>> slots_;
     bool stopping_ = false;
+    bool human_ = false;
+    std::mt19937_64 rng_;
+    std::vector<Due> due_;
+    std::condition_variable due_cv_;
     std::vector<std::thread> threads_;
+    std::thread timer_;
 };
 
 }  // namespace outpost::server

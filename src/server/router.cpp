@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "server/analysis_service.h"
+
 namespace outpost::server {
 namespace {
 
@@ -110,7 +112,7 @@ const std::pair<std::string, std::string>* StaticFiles::find(const std::string& 
     return it == files_.end() ? nullptr : &it->second;
 }
 
-HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files) {
+HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files, AnalysisService* analysis) {
     const auto [path, query] = split_target(req.target);
     if (path.rfind("/api/", 0) == 0) {
         if (path == "/api/v1/levels") {
@@ -128,6 +130,14 @@ HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files) {
         const std::string prefix = "/api/v1/games/";
         if (path.rfind(prefix, 0) == 0) {
             std::string rest = path.substr(prefix.size());
+            if (analysis && rest.ends_with("/analysis")) {  // docs/protocol.md, "Analysis"
+                rest.resize(rest.size() - 9);
+                if (!valid_id(rest)) return error_response({"not_found", "no such game", 404});
+                if (req.method == "GET") return answer(analysis->status(rest));
+                if (req.method != "POST") return error_response({"bad_request", "use GET or POST", 405});
+                auto [status, a] = analysis->request(rest, req.body, req.client);
+                return answer(a, status);
+            }
             const bool want_pgn = rest.ends_with("/pgn");
             if (want_pgn) rest.resize(rest.size() - 4);
             if (!valid_id(rest)) return error_response({"not_found", "no such game", 404});

@@ -11,6 +11,10 @@
 #include "server/hub.h"
 
 namespace outpost::server {
+class AnalysisService;
+}
+
+namespace outpost::server {
 
 struct HttpRequest {
     HttpRequest(std::string method_, std::string target_, std::string body_, std::string client_ = {})
@@ -40,7 +44,8 @@ private:
     std::map<std::string, std::pair<std::string, std::string>> files_;
 };
 
-HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files);
+// `analysis`: the service behind /api/v1/games/ID/analysis (none: that path is not_found).
+HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files, AnalysisService* analysis = nullptr);
 
 // Splits "/a/b?x=1&y=2" into path and decoded query parameters.
 std::pair<std::string, std::map<std::string, std::string>> split_target(const std::string& target);

@@ -13,9 +13,11 @@
 #include <limits>
 #include <optional>
 #include <mutex>
+#include <random>
 #include <unordered_map>
 
 #include "server/edge.h"
+#include "server/analysis_service.h"
 #include "server/hub.h"
 #include "server/random.h"
 #include "server/robot.h"
@@ -55,6 +57,7 @@ struct Edge {
 struct Shared {
     Hub* hub;
     const StaticFiles* files;
+    AnalysisService* analysis;
     Edge* edge;
 };
 
@@ -274,7 +277,7 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(), ip};
         HttpResponse r;
         try {
-            r = route(request, *shared.hub, *shared.files);
+            r = route(request, *shared.hub, *shared.files, shared.analysis);
         } catch (const std::exception& e) {
             r = HttpResponse{500, "application/json", error_json({"internal", e.what(), 500}), {}};
         }
@@ -377,6 +380,7 @@ int run_server(const ServerConfig& config) {
             asio::post(ioc, [&hub, id, request_id, m] { hub->on_robot_move(id, request_id, m); });
         },
         monotonic_now);
+    robots.set_human_time(config.robot_human_time, std::random_device{}());
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
     env.cancel_robot = [&robots](const std::string& id) { robots.cancel(id); };
     hub = std::make_unique<Hub>(env, storage->get());
@@ -407,8 +411,16 @@ int run_server(const ServerConfig& config) {
               << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
               << " live games resumed, " << files.size() << " web files)" << std::endl;
 
+    AnalysisService::Options analysis_options;
+    analysis_options.pool.workers = config.analysis_workers;
+    analysis_options.pool.max_queue = std::size_t(std::max(config.analysis_queue, 1));
+    analysis_options.pool.max_nodes = std::max<std::uint64_t>(config.analysis_nodes, 1);
+    analysis_options.settings.nodes = config.analysis_nodes;
+    analysis_options.client_limits = config.limits.enabled;
+    AnalysisService analysis(analysis_options, *hub, storage->get(), monotonic_now);
+
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &edge}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge}), asio::detached);
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct ServerConfig {
     // Origins besides the server's own whose pages may open WebSockets ("*": any).
     std::vector<std::string> allowed_origins;
     EdgeLimits limits;
+    // Analysis of finished games (docs/protocol.md, "Analysis"): nodes per position,
+    // games analysed at once, games waiting.
+    std::uint64_t analysis_nodes = 80'000;
+    int analysis_workers = 1;
+    int analysis_queue = 16;
+    // Casual robot levels take a person's time over a move (engine/human_time.h).
+    bool robot_human_time = true;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

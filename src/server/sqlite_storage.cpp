@@ -53,6 +53,9 @@ CREATE TABLE IF NOT EXISTS moves (
   clock_ms INTEGER NOT NULL DEFAULT -2,
   PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+  game_id TEXT PRIMARY KEY, settings TEXT NOT NULL, json TEXT NOT NULL, created_ms INTEGER NOT NULL
+);
 )sql";
 
 constexpr const char* GameColumns =
@@ -242,6 +245,34 @@ public:
             if (rc != SQLITE_DONE) return db_error(c.db, "read games");
         }
         return out;
+    }
+
+    // Analyses (issue 10): the table is made by Schema's CREATE TABLE IF NOT EXISTS, on
+    // an older database too. Written on the analysis worker's thread through the
+    // writer connection (its mutex orders it with the hub's batches).
+    Result<bool> store_analysis(const StoredAnalysis& a) override {
+        static const char* const Sql =
+            "INSERT OR REPLACE INTO analyses (game_id, settings, json, created_ms) VALUES (?1,?2,?3,?4)";
+        std::lock_guard lock(writer_.mutex);
+        return writer_.transaction([&]() -> Result<bool> {
+            Statement s(writer_.cached(Sql));
+            s.bind(1, a.game_id).bind(2, a.settings).bind(3, a.json).bind(4, a.created_ms);
+            if (s.step() != SQLITE_DONE) return db_error(writer_.db, "store the analysis of game " + a.game_id);
+            return true;
+        });
+    }
+
+    Result<std::optional<StoredAnalysis>> load_analysis(const std::string& game_id) override {
+        static const char* const Sql = "SELECT settings, json, created_ms FROM analyses WHERE game_id=?1";
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        Statement s(c.cached(Sql));
+        if (!s.ok()) return db_error(c.db, "read analysis");
+        s.bind(1, game_id);
+        const int rc = s.step();
+        if (rc == SQLITE_DONE) return std::optional<StoredAnalysis>{};
+        if (rc != SQLITE_ROW) return db_error(c.db, "read the analysis of game " + game_id);
+        return std::optional<StoredAnalysis>{StoredAnalysis{game_id, s.text(0), s.text(1), s.integer(2)}};
     }
 
     std::int64_t log_bytes() const override {

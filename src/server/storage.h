@@ -71,6 +71,15 @@ struct StoredSummary {
     int moves = 0;    // plies played
 };
 
+// A finished game's analysis (issue 10, docs/protocol.md "Analysis"): the JSON the
+// server answers with, stored once so that it is never computed twice.
+struct StoredAnalysis {
+    std::string game_id;
+    std::string settings;  // what the engine was given ("nodes 80000")
+    std::string json;      // the "analysis" object of docs/protocol.md
+    std::int64_t created_ms = 0;
+};
+
 class Storage {
 public:
     // Opens (creating if needed) the SQLite database; ":memory:" for tests.
@@ -87,6 +96,10 @@ public:
     virtual Result<std::vector<StoredGame>> load_live_games() = 0;
     // The games seat tokens belong to (newest first), without their moves.
     virtual Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& tokens, int limit = 100) = 0;
+    // Analyses: one per game (a second store replaces the first). A store that keeps
+    // none says so with an error; load answers nullopt when there is none.
+    virtual Result<bool> store_analysis(const StoredAnalysis&) { return make_error("this store keeps no analyses"); }
+    virtual Result<std::optional<StoredAnalysis>> load_analysis(const std::string&) { return std::optional<StoredAnalysis>{}; }
     // Called by the StorageWriter between two batches, after the first one's
     // completions ran: upkeep that may take a moment (SQLite: a checkpoint that lets
     // the write-ahead log start over) without holding back acknowledgements already due.

@@ -34,6 +34,7 @@ function row(g: GameSummary, token: string | undefined): HTMLElement {
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
     h('span.game-actions',
       h('a.small-btn', { href }, over ? t('replay') : t('continueGame')),
+      over && (n ?? 1) > 0 ? h('a.small-btn', { href: `${href}${token ? '&' : '?'}analyse=1`, 'data-action': 'analyse' }, t('analyse')) : null,
       h('a.small-btn', { href: pgnUrl(g.id), download: `outpost-${g.id}.pgn`, 'data-action': 'pgn' }, 'PGN')));
 }
 

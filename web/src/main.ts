@@ -41,7 +41,7 @@ function route() {
   if (m) {
     const seat = params.get('seat');
     if (seat && !seatFor(m[1])) saveSeat({ game: m[1], token: seat, color: 'both', created: Date.now() }); // an invite link opened here
-    view = new RoundCtrl(app, m[1], seat);
+    view = new RoundCtrl(app, m[1], seat, params.get('analyse') === '1');
   } else if (path === '/games') {
     gamesView(app);
   } else {

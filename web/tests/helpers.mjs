@@ -23,7 +23,9 @@ export async function startServer() {
   if (!bin) throw new Error('set OUTPOST_URL to a running `outpost serve`, or OUTPOST_BIN to the outpost binary');
   ensureBuilt();
   const dir = tmpDir();
-  const proc = spawn(bin, ['serve', '--port', '0', '--db', path.join(dir, 'test.db'), '--web', path.join(WEB, 'dist')],
+  // --robot-instant: the robot answers as soon as it has searched (a person's time per
+  // move would make a 30-move game take minutes).
+  const proc = spawn(bin, ['serve', '--port', '0', '--robot-instant', '--db', path.join(dir, 'test.db'), '--web', path.join(WEB, 'dist')],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';

@@ -3,6 +3,7 @@
 // (reviewing, a pending resign, premoves), turns board gestures and typed text into
 // protocol messages, and asks the view to redraw. The board may run ahead by one
 // move (the one just made) until the server answers.
+import { AnalysisPanel } from '../analysis/panel';
 import { Board, type BoardMove } from '../board';
 import { moveUci, piecesOf } from '../castling';
 import { Clocks } from '../clockview';
@@ -10,7 +11,7 @@ import { KeyboardBoard } from '../keyboardboard';
 import { toast } from '../dom';
 import { t, endText, errorText } from '../i18n';
 import { toggleZen } from '../layout';
-import { startOf } from '../notation';
+import { displaySan, startOf } from '../notation';
 import { settings, onSettings, setSetting } from '../settings';
 import { play, soundForSan } from '../sound';
 import { announce, describeMove, pieceWords, squareWords } from '../speech';
@@ -35,6 +36,7 @@ export class RoundCtrl {
   claimWithMove: Claim | '' = '';
   readonly board: Board;
   readonly clocks: Clocks;
+  readonly analysis: AnalysisPanel;
   private readonly view: RoundView;
   private readonly socket: GameSocket;
   private readonly premoves: PremoveQueue;
@@ -52,7 +54,14 @@ export class RoundCtrl {
   private readonly offSettings: () => void;
   readonly nvui: NvuiPanel;
 
-  constructor(mount: HTMLElement, readonly gameId: string, seat: string | null) {
+  constructor(mount: HTMLElement, readonly gameId: string, seat: string | null, private readonly autoAnalyse = false) {
+    this.analysis = new AnalysisPanel({
+      gameId,
+      shownPly: () => this.viewPly ?? this.state?.ply ?? 0,
+      goto: (ply) => this.goto(ply),
+      moveText: (ply) => displaySan(this.state?.san[ply - 1] ?? '', this.sideOfPly(ply - 1) === 'white'),
+      redraw: () => this.redraw(),
+    });
     this.touchMove = !!seatFor(gameId)?.touchMove;
     this.nvui = new NvuiPanel((command) => (this.state ? commandText(command, this.commandContext(this.state)) : null));
     this.view = new RoundView(this, mount);
@@ -86,6 +95,7 @@ export class RoundCtrl {
   private kick = () => { if (document.visibilityState === 'visible') this.socket.kick(); };
 
   destroy() {
+    this.analysis.destroy();
     this.offSettings();
     this.socket.close();
     this.clocks.destroy();
@@ -160,6 +170,7 @@ export class RoundCtrl {
     if (s.status !== 'ongoing') this.confirmingResign = false;
     this.clocks.sync(s.clock, this.halfRtt);
     this.view.render(s);
+    if (s.status !== 'ongoing') this.analysis.gameOver(this.autoAnalyse);
     this.playPremove();
   }
 

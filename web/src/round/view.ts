@@ -94,6 +94,7 @@ export class RoundView {
       h('aside.side',
         el.conn, el.status, el.end, el.prompt, c.nvui.el,
         h('div.moves-box', el.moves, el.nav),
+        c.analysis.el,
         inputRow, el.actions, el.share, el.tools));
     return el;
   }
@@ -127,6 +128,7 @@ export class RoundView {
     this.renderActions(s);
     this.renderShare(s);
     this.renderTools();
+    c.analysis.update();
     c.nvui.show(settings.screenReader);
   }
 
@@ -151,6 +153,7 @@ export class RoundView {
         highlight: { custom: new Map() },
         draggable: { enabled: true },
       });
+      c.board.cg.setAutoShapes(c.analysis.shapes(s.ply)); // the engine's best move, after an analysis
       c.drawPremoves();
       return;
     }
@@ -166,6 +169,7 @@ export class RoundView {
       premovable: { enabled: false },
       highlight: { custom: new Map() },
     });
+    c.board.cg.setAutoShapes(c.analysis.shapes(ply));
   }
 
   // The server's legal moves; with a touched piece (R15) only that piece's.
@@ -220,8 +224,10 @@ export class RoundView {
     this.el.status.classList.toggle('over', s.status !== 'ongoing');
     const tc = s.clock?.time_control;
     const cls = s.clock?.class ?? '';
+    // The robot takes a person's time at casual levels: say that it is thinking, visibly.
+    const thinking = s.status === 'ongoing' && !c.myTurn() && s.you !== 'spectator' && s.players[s.turn].kind === 'robot';
     const locked = c.touchLock();
-    clear(this.el.status, text ? h('div.status-text', text) : null,
+    clear(this.el.status, text ? h('div.status-text', { class: thinking ? 'thinking' : '', 'data-thinking': thinking ? 'true' : undefined }, text) : null,
       locked ? h('div.touch-note', { 'data-touch': locked }, t('touchMoveMust', { piece: c.touchWords(locked) })) : null, h('div.meta',
       [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
         tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited'),
@@ -242,12 +248,14 @@ export class RoundView {
         rows.push(row);
         if (!white) row.append(h('span.mv.empty', '…'));
       }
+      const mark = c.analysis.markOf(i + 1); // after an analysis: ?!, ? and ?? in colour, and in words
       row.append(h('button.mv', {
-        type: 'button', class: i + 1 === cur ? 'active' : '', 'data-ply': String(i + 1),
-        // The label begins with what the button shows (WCAG 2.5.3), then the move in words.
-        'aria-label': `${displaySan(s.san[i], white)}: ${describeMove(s.moves[i], s.san[i], white)}`,
+        type: 'button', class: [i + 1 === cur ? 'active' : '', mark ? `mark-${mark}` : ''].join(' ').trim(), 'data-ply': String(i + 1),
+        'data-mark': mark ?? undefined,
+        // The label begins with what the button shows (WCAG 2.5.3), then the move in words, then its mark.
+        'aria-label': `${displaySan(s.san[i], white)}: ${describeMove(s.moves[i], s.san[i], white)}${mark ? `, ${t(`mark_${mark}`)}` : ''}`,
         onclick: () => c.goto(i + 1 === s.ply ? null : i + 1),
-      }, displaySan(s.san[i], white)));
+      }, displaySan(s.san[i], white), mark ? h('span.glyph', { 'aria-hidden': 'true' }, c.analysis.glyph(mark)) : null));
     }
     if (s.status !== 'ongoing' && s.result && s.result !== '*') rows.push(h('div.result', s.result.replace(/1\/2/g, '½')));
     clear(this.el.moves, rows);
@@ -277,7 +285,7 @@ export class RoundView {
     if (me === null) {
       if (s.status !== 'ongoing') {
         this.el.end.hidden = false;
-        clear(this.el.end, h('div.end-text', endText(s)), h('div.end-buttons', this.pgnLink(s)));
+        clear(this.el.end, h('div.end-text', endText(s)), h('div.end-buttons', c.analysis.button(), this.pgnLink(s)));
       }
       return;
     }
@@ -353,6 +361,7 @@ export class RoundView {
     clear(box, h('div.end-text', endText(s)),
       h('div.end-buttons', rematchBtn,
         this.btn(t('newGame'), 'new-game', () => { location.hash = '#/'; }),
+        c.analysis.button(),
         this.pgnLink(s)));
   }
 
