@@ -104,18 +104,21 @@ Bitboard pawns_meeting(const Position& pos, const PawnSpans& ps, Color c, Bitboa
 // region found by flood fill; a king never enters a square a frozen enemy pawn
 // attacks. A pawn that a piece or a king may take is perhaps gone: the analysis is
 // repeated with it so (no longer a wall; the pawns it held may move on), until no
-// new pawn can be taken. The proof gives up where a pawn could take something or
+// new pawn can be taken. A piece that can never leave its square and never be taken
+// guards the squares next to it for good, like a frozen pawn. The proof gives up where a pawn could take something or
 // promote. Then the winner mates on a square s of the loser king's region only if
 //   - one of its pieces or pawns can attack s, and
 //   - every flight square of s (a square of the region next to s) is attacked by the
 //     winner or blocked by a piece or pawn of the loser: the flight squares that no
-//     unit of the winner can ever attack need as many of the loser's units that can
-//     ever stand on one of them.
+//     piece or pawn of the winner can ever attack, less those its king attacks from
+//     one square of its region not next to s, need as many of the loser's units that
+//     can ever stand on one of them.
 // If no square passes, the winner can never mate.
 bool blocked_structure_cannot_mate(const Position& pos, Color side) {
     if (!pos.pieces(PAWN) || pos.ep_square() != SQ_NONE) return false;
     const Color loser = ~side;
     Bitboard gone = 0;
+    Bitboard piece_guard[COLOR_NB] = {0, 0};  // squares held for good by pieces that never move
     for (;;) {
         PawnSpans ps;
         if (!pawn_spans(pos, gone, ps)) return false;
@@ -125,27 +128,35 @@ bool blocked_structure_cannot_mate(const Position& pos, Color side) {
         if ((pawn_reach[WHITE] & ps.span[BLACK]) || (pawn_reach[BLACK] & ps.span[WHITE])) return false;
         const Bitboard frozen_guard[COLOR_NB] = {pawn_attacks_of(WHITE, walls & pos.pieces(WHITE)),
                                                  pawn_attacks_of(BLACK, walls & pos.pieces(BLACK))};
+        const Bitboard guard[COLOR_NB] = {frozen_guard[WHITE] | piece_guard[WHITE],
+                                          frozen_guard[BLACK] | piece_guard[BLACK]};
 
         Bitboard taken = 0;                        // pawns a piece may take
         Bitboard winner_reach = pawn_reach[side];  // squares the winner's units may attack
-        Bitboard winner_king_reach = 0;
-        Bitboard loser_king_region = 0;
+        Bitboard king_region[COLOR_NB] = {0, 0};
         Bitboard loser_regions[32];
         int loser_units = 0;
+        struct Unit {
+            Square s;
+            Color c;
+            PieceType pt;
+            Bitboard region, reach;
+        };
+        Unit units[32];
+        int n_units = 0;
         for (Color c : {WHITE, BLACK}) {
             for (Bitboard pieces = pos.pieces(c) & ~pos.pieces(c, PAWN); pieces;) {
                 const Square s = pop_lsb(pieces);
                 const PieceType pt = type_of(pos.piece_on(s));
                 Bitboard region = square_bb(s);
                 if (pt == KING) {
-                    const Bitboard closed = walls | frozen_guard[~c];
+                    const Bitboard closed = walls | guard[~c];
                     for (Bitboard grown = region;; region = grown) {
                         grown = region | (king_step(region) & ~closed);
                         if (grown == region) break;
                     }
-                    taken |= pawns_meeting(pos, ps, ~c, king_step(region) & ~frozen_guard[~c]);
-                    if (c == side) winner_king_reach = king_step(region);
-                    else loser_king_region = region;
+                    taken |= pawns_meeting(pos, ps, ~c, king_step(region) & ~guard[~c]);
+                    king_region[c] = region;
                     continue;
                 }
                 Bitboard reach;
@@ -157,28 +168,54 @@ bool blocked_structure_cannot_mate(const Position& pos, Color side) {
                 }
                 if (region & pawn_reach[~c]) return false;  // a pawn may take it
                 taken |= pawns_meeting(pos, ps, ~c, reach);
+                if (n_units == 32) return false;  // (more pieces than a game can have)
+                units[n_units++] = {s, c, pt, region, reach};
                 if (c == side) winner_reach |= reach;
-                else if (loser_units == 32) return false;  // (more pieces than a game can have)
                 else loser_regions[loser_units++] = region;
             }
         }
-        if (taken & ~gone) {
-            gone |= taken;
+        // A piece shut in on its square by walls that no enemy piece or king can ever
+        // take holds the squares next to it for good (nothing can come between): the
+        // enemy king never enters them nor takes a pawn there. Repeat with them.
+        Bitboard held[COLOR_NB] = {0, 0};
+        for (int i = 0; i < n_units; ++i) {
+            const Unit& u = units[i];
+            if (u.region != square_bb(u.s)) continue;
+            bool takeable = king_step(king_region[~u.c]) & square_bb(u.s) & ~frozen_guard[u.c];
+            for (int j = 0; j < n_units && !takeable; ++j) takeable = units[j].c != u.c && (units[j].reach & square_bb(u.s));
+            if (!takeable) held[u.c] |= u.pt == KNIGHT ? knight_attacks(u.s) : u.reach & king_attacks(u.s);
+        }
+        if ((held[WHITE] & ~piece_guard[WHITE]) || (held[BLACK] & ~piece_guard[BLACK])) {
+            piece_guard[WHITE] |= held[WHITE];
+            piece_guard[BLACK] |= held[BLACK];
             continue;
         }
+        if (taken & ~gone) {
+            gone |= taken;
+            piece_guard[WHITE] = piece_guard[BLACK] = 0;  // the walls changed: found again
+            continue;
+        }
+        const Bitboard loser_king_region = king_region[loser];
         if (!(winner_reach & loser_king_region)) return true;  // never even a check
         for (Bitboard b = pos.pieces(loser, PAWN) & ~walls; b;) {
             if (loser_units == 32) return false;
             loser_regions[loser_units++] = ps.of[pop_lsb(b)];
         }
-        const Bitboard cover = winner_reach | winner_king_reach;
+        const Bitboard winner_king_region = king_region[side];
         for (Bitboard targets = winner_reach & loser_king_region; targets;) {
             const Square s = pop_lsb(targets);
-            const Bitboard open = king_attacks(s) & loser_king_region & ~cover;
-            if (!open) return false;  // a mate on s is not ruled out
-            int blockers = 0;
-            for (int i = 0; i < loser_units; ++i) blockers += (loser_regions[i] & open) != 0;
-            if (blockers >= popcount(open)) return false;
+            // Flight squares no piece or pawn of the winner can ever attack: the
+            // winner's king (never next to s) covers some of them from one square,
+            // the loser's units must stand on the rest.
+            const Bitboard open = king_attacks(s) & loser_king_region & ~winner_reach;
+            auto blockable = [&](Bitboard rest) {
+                int blockers = 0;
+                for (int i = 0; i < loser_units; ++i) blockers += (loser_regions[i] & rest) != 0;
+                return blockers >= popcount(rest);
+            };
+            if (blockable(open)) return false;  // a mate on s is not ruled out
+            for (Bitboard w = winner_king_region & king_step(open) & ~king_step(square_bb(s)); w;)
+                if (blockable(open & ~king_attacks(pop_lsb(w)))) return false;
         }
         return true;
     }
