@@ -13,30 +13,10 @@
 #include "chess/movegen.h"
 #include "chess/uci.h"
 #include "fuzz_check.h"
+#include "fuzz_positions.h"
 
 using namespace outpost;
-
-namespace {
-
-const std::vector<Position>& positions() {
-    static const std::vector<Position> all = [] {
-        std::vector<Position> v;
-        const std::pair<const char*, bool> fens[] = {
-            {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
-            {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},  // Kiwipete
-            {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", true},
-            {"n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", false},                              // promotions
-            {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false},        // en passant
-            {"r5kr/8/8/8/8/8/8/RK5R w HAha - 0 1", true},                                     // 960 castling
-            {"4k3/8/8/8/8/8/8/5K1R w H - 0 1", true},                                         // king step vs castle
-        };
-        for (auto [fen, c960] : fens) v.push_back(position_from_fen(fen, c960).value());
-        return v;
-    }();
-    return all;
-}
-
-}  // namespace
+using outpost::fuzz::positions;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     if (size < 1 || size > 64) return 0;

@@ -17,6 +17,7 @@ PACKAGES=(
   nlohmann-json3-dev    # JSON protocol (server)
   libboost-dev          # Asio/Beast (server)
   libsqlite3-dev        # storage (server)
+  libsodium-dev pkg-config  # accounts: Argon2id password hashes (server)
   # Fuzzing: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
   # Scripts, test data generation, and the reference engine for bench/

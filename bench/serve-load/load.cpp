@@ -299,6 +299,9 @@ int main(int argc, char** argv) {
             worst[s] = std::max(worst[s], l[i]);
             ++count[s];
         }
+        // (The monotonic clock's reading, as the server's OUTPOST_TRACE_STORAGE lines give it.)
+        std::fprintf(stderr, "  measurement began at monotonic %.3f s\n",
+                     std::chrono::duration<double>(measure_from.time_since_epoch()).count());
         for (size_t s = 0; s < worst.size(); ++s)
             std::fprintf(stderr, "  second %2zu: %6ld moves, worst %8.2f ms\n", s, count[s], worst[s]);
     }

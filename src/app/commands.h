@@ -22,5 +22,7 @@ void add_pair_command(CLI::App& parent, std::function<int()>& run);
 void add_standings_command(CLI::App& parent, std::function<int()>& run);
 void add_roundrobin_command(CLI::App& parent, std::function<int()>& run);
 void add_helpmate_command(CLI::App& parent, std::function<int()>& run);
+// Accounts (cmd_user.cpp).
+void add_user_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app

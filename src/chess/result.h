@@ -1,5 +1,8 @@
-// Outpost — error values. Parsers and validators return Result<T>: a value or an
-// Error that says in words what is wrong and where. No exceptions on bad input.
+// Outpost — error values. Every operation that can fail returns Result<T>: a value or
+// an Error that says in words what is wrong and where. No exceptions on bad input.
+// Layers whose errors carry more than words use the same template with their own
+// error type (the server's Answer<T> is Result<T, ProtocolError>: a code, words and
+// an HTTP status).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
@@ -13,11 +16,11 @@ struct Error {
     std::string message;
 };
 
-template <class T>
+template <class T, class E = Error>
 class [[nodiscard]] Result {
 public:
     Result(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-    Result(Error error) : v_(std::move(error)) {}      // NOLINT: implicit by design
+    Result(E error) : v_(std::move(error)) {}      // NOLINT: implicit by design
 
     bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -30,10 +33,10 @@ public:
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
 
-    const Error& error() const { return std::get<1>(v_); }
+    const E& error() const { return std::get<1>(v_); }
 
 private:
-    std::variant<T, Error> v_;
+    std::variant<T, E> v_;
 };
 
 inline Error make_error(std::string message) { return Error{std::move(message)}; }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 namespace outpost::club {
 
@@ -116,24 +117,15 @@ Result<Round> pair_dutch(const Tournament& t) {
     std::vector<PairingPlayer> players = pairing_players(t, round);
     std::sort(players.begin(), players.end(), [](const PairingPlayer& x, const PairingPlayer& y) { return x.id < y.id; });
     Round out;
-    std::vector<Pairing> games;
+    std::optional<Pairing> bye;
     if (players.size() % 2 == 1) {
         // The bye to the lowest-ranked participant who may have it.
         auto it = std::find_if(players.rbegin(), players.rend(), [](const PairingPlayer& p) { return p.may_get_bye; });
         if (it == players.rend()) return make_error("round 1: nobody may receive the pairing-allocated bye");
-        Pairing bye{it->id, 0};
+        bye = Pairing{it->id, 0};
         players.erase(std::next(it).base());
-        const std::size_t half = players.size() / 2;
-        for (std::size_t i = 0; i < half; ++i) {
-            const PairingPlayer& hi = players[i];
-            const PairingPlayer& lo = players[i + half];
-            Colour c = allocate_colours(hi, lo, true, t.initial_colour);
-            games.push_back(c == Colour::WHITE ? Pairing{hi.id, lo.id} : Pairing{lo.id, hi.id});
-        }
-        out = games;
-        out.push_back(bye);
-        return out;
     }
+    // Round 1: the top half meets the bottom half in rank order.
     const std::size_t half = players.size() / 2;
     for (std::size_t i = 0; i < half; ++i) {
         const PairingPlayer& hi = players[i];
@@ -141,6 +133,7 @@ Result<Round> pair_dutch(const Tournament& t) {
         Colour c = allocate_colours(hi, lo, true, t.initial_colour);
         out.push_back(c == Colour::WHITE ? Pairing{hi.id, lo.id} : Pairing{lo.id, hi.id});
     }
+    if (bye) out.push_back(*bye);
     return out;
 }
 

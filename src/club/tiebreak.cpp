@@ -1,5 +1,5 @@
 // Outpost — tiebreaks (FIDE Handbook C.07). Article numbers in the comments are
-// those of C.07.
+// those of C.07; docs/events.md lists them with their tests.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "club/tiebreak.h"
 

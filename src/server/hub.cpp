@@ -87,6 +87,7 @@ Answer<Room*> Hub::find(const std::string& id) {
     if (!room) return ProtocolError{"internal", room.error().message, 500};
     fill_robot_elo(**room);
     Room* p = room->get();
+    count_open(*p);
     p->subscribers = std::move(keep);
     rooms_[id] = std::move(*room);
     touch(*p);
@@ -131,6 +132,14 @@ void Hub::fill_robot_elo(Room& r) const {
     if (r.info.robot_level && !r.info.robot_elo && env_.level_elo) r.info.robot_elo = env_.level_elo(r.info.robot_level);
 }
 
+// An unfinished game counts against its creator's cap (created now, or read back
+// from storage with the address it was created from).
+void Hub::count_open(Room& r) {
+    if (r.client.empty() || r.counted_open || r.game.is_over()) return;
+    r.counted_open = true;
+    ++open_games_[r.client];
+}
+
 int Hub::open_games_of(const std::string& client) const {
     auto it = open_games_.find(client);
     return it == open_games_.end() ? 0 : it->second;
@@ -140,7 +149,7 @@ int Hub::open_games_of(const std::string& client) const {
 
 Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client) {
     auto spec = read_new_game(body);
-    if (auto* e = std::get_if<ProtocolError>(&spec)) return *e;
+    if (!spec) return spec.error();
     std::promise<Result<bool>> durable;
     auto stored = durable.get_future();
     Answer<CreatedGame> created = ProtocolError{};
@@ -151,14 +160,14 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
                                  "you have " + std::to_string(env_.max_open_games_per_client) +
                                      " unfinished games; finish, resign or abort one before you start another",
                                  429};
-        created = create_room(std::get<NewGameRequest>(spec), "", std::string(client),
+        created = create_room(*spec, "", std::string(client),
                               [&durable](const Result<bool>& ok) { durable.set_value(ok); });
-        if (std::holds_alternative<ProtocolError>(created)) return created;
+        if (!created) return created;
     }
     // D3: the answer goes out once the game is stored.
     if (auto ok = stored.get(); !ok) {
         std::lock_guard lock(mutex_);
-        (void)find(std::get<CreatedGame>(created).id);  // drops the room that storage does not have
+        (void)find(created.value().id);  // drops the room that storage does not have
         return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
     }
     return created;
@@ -244,7 +253,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     const Millis now = env_.monotonic_ms();
     for (Move m : pgn_moves) {
         if (auto p = r.play(r.game.side_to_move(), m, std::nullopt, 0, r.info.created_ms, now);
-            std::holds_alternative<ProtocolError>(p))
+            !p)
             return bad_request("PGN: a move could not be replayed");
         if (r.game.is_over()) return bad_request("the game in the PGN is already over: " + describe(r.game.outcome()));
     }
@@ -263,10 +272,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     r.turn_began = now;
     r.absent_since[WHITE] = r.absent_since[BLACK] = now;
     r.client = std::move(client);
-    if (!r.client.empty()) {
-        r.counted_open = true;
-        ++open_games_[r.client];
-    }
+    count_open(r);
 
     GameWrite w;
     w.kind = GameWrite::INSERT_GAME;
@@ -299,6 +305,7 @@ Result<int> Hub::resume_from_storage() {
         if (!room) continue;  // a row this version cannot read stays in storage, untouched
         Room& r = **room;
         fill_robot_elo(r);
+        count_open(r);  // the cap holds across restarts
         const std::string id = r.id();
         rooms_[id] = std::move(*room);
         const int ply = r.game.ply();
@@ -317,15 +324,15 @@ Result<int> Hub::resume_from_storage() {
 Answer<std::string> Hub::state_json(const std::string& id) {
     std::lock_guard lock(mutex_);
     auto r = find(id);
-    if (auto* e = std::get_if<ProtocolError>(&r)) return *e;
-    return write_state(*std::get<Room*>(r), Seat::SPECTATOR, env_.monotonic_ms());
+    if (!r) return r.error();
+    return write_state(*r.value(), Seat::SPECTATOR, env_.monotonic_ms());
 }
 
 Answer<std::string> Hub::pgn(const std::string& id) {
     std::lock_guard lock(mutex_);
     auto found = find(id);
-    if (auto* e = std::get_if<ProtocolError>(&found)) return *e;
-    const Room& r = *std::get<Room*>(found);
+    if (!found) return found.error();
+    const Room& r = *found.value();
     GameRecord rec;
     rec.event = r.info.casual ? "Casual game" : "Rated game";
     rec.site = "Outpost";
@@ -352,8 +359,8 @@ Answer<std::string> Hub::pgn(const std::string& id) {
 
 Answer<std::string> Hub::lookup(std::string_view body) {
     auto tokens = read_lookup(body);
-    if (auto* e = std::get_if<ProtocolError>(&tokens)) return *e;
-    const auto& wanted = std::get<std::vector<std::string>>(tokens);
+    if (!tokens) return tokens.error();
+    const auto& wanted = *tokens;
     std::vector<GameSummary> games;
     if (!storage_) return write_summaries(games);
     auto rows = storage_->games_for_tokens(wanted);
@@ -385,8 +392,8 @@ Answer<std::string> Hub::lookup(std::string_view body) {
 Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who) {
     std::lock_guard lock(mutex_);
     auto found = find(id);
-    if (auto* e = std::get_if<ProtocolError>(&found)) return *e;
-    Room& r = *std::get<Room*>(found);
+    if (!found) return found.error();
+    Room& r = *found.value();
     const Seat seat = r.seat_of(token);
     if (!token.empty() && seat == Seat::SPECTATOR)
         return ProtocolError{"not_your_seat", "this seat token does not belong to game " + id, 403};
@@ -421,8 +428,8 @@ void Hub::disconnect(const std::string& id, const Subscriber* who) {
 void Hub::handle_message(const std::string& id, Seat seat, std::string_view text, Subscriber& from, Millis lag_ms) {
     auto reply_error = [&](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
     auto parsed = read_client_message(text);
-    if (auto* e = std::get_if<ProtocolError>(&parsed)) return reply_error(*e);
-    const ClientMessage& msg = std::get<ClientMessage>(parsed);
+    if (!parsed) return reply_error(parsed.error());
+    const ClientMessage& msg = *parsed;
     if (std::holds_alternative<in::Ping>(msg))
         return from.deliver(std::make_shared<const std::string>(write_pong(env_.monotonic_ms())));
 
@@ -430,8 +437,8 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
     auto it = rooms_.find(id);
     if (it == rooms_.end()) return reply_error(not_found_game(id));
     auto found = find(id);  // a room whose write failed is read back here
-    if (auto* e = std::get_if<ProtocolError>(&found)) return reply_error(*e);
-    Room& r = *std::get<Room*>(found);
+    if (!found) return reply_error(found.error());
+    Room& r = *found.value();
     if (std::holds_alternative<in::Sync>(msg)) {
         // A client that missed a message asks for the whole state again.
         auto state = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
@@ -449,12 +456,12 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
     const bool was_over = r.game.is_over();
     const int ply_before = r.game.ply();
     Handled done = std::visit([&](const auto& m) { return handle(c, m); }, msg);
-    if (auto* e = std::get_if<ProtocolError>(&done)) {
-        reply_error(*e);
+    if (!done) {
+        reply_error(done.error());
         if (!was_over && r.game.is_over()) commit(r, Change::STATE, ply_before);  // a flag fell as the move came in
         return;
     }
-    commit(r, std::get<Change>(done), ply_before);
+    commit(r, *done, ply_before);
 }
 
 Answer<Move> Hub::read_move(const Room& r, const in::Move& m) const {
@@ -471,10 +478,10 @@ Hub::Handled Hub::handle(Context& c, const in::Move& m) {
     if (m.ply && *m.ply != r.game.ply())
         return ProtocolError{"not_your_turn", "the move was made for another position (stale premove)", 409};
     auto move = read_move(r, m);
-    if (auto* e = std::get_if<ProtocolError>(&move)) return *e;
+    if (!move) return move.error();
     const Millis lag = credited_lag(c.lag_ms, m.lag_ms);
-    auto played = r.play(turn, std::get<Move>(move), std::nullopt, lag, env_.wall_ms(), env_.monotonic_ms());
-    if (auto* e = std::get_if<ProtocolError>(&played)) return *e;
+    auto played = r.play(turn, *move, std::nullopt, lag, env_.wall_ms(), env_.monotonic_ms());
+    if (!played) return played.error();
     return Change::MOVE;
 }
 
@@ -515,10 +522,10 @@ Hub::Handled Hub::handle(Context& c, const in::Claim& m) {
     if (m.with.ply && *m.with.ply != g.ply())
         return ProtocolError{"not_your_turn", "the move was made for another position (stale premove)", 409};
     auto move = read_move(r, m.with);
-    if (auto* e = std::get_if<ProtocolError>(&move)) return *e;
+    if (!move) return move.error();
     const Millis lag = credited_lag(c.lag_ms, m.with.lag_ms);
-    auto played = r.play(turn, std::get<Move>(move), claim, lag, env_.wall_ms(), env_.monotonic_ms());
-    if (auto* e = std::get_if<ProtocolError>(&played)) return *e;
+    auto played = r.play(turn, *move, claim, lag, env_.wall_ms(), env_.monotonic_ms());
+    if (!played) return played.error();
     return Change::MOVE;
 }
 
@@ -582,7 +589,7 @@ Hub::Handled Hub::handle(Context& c, const in::Takeback& m) {
     auto take = [&](Color requester) -> Handled {
         const int plies = plies_for(requester);
         if (g.ply() - plies < pgn_plies || plies > g.ply()) return not_allowed("there is no move of yours to take back");
-        if (auto res = r.take_back(plies); std::holds_alternative<ProtocolError>(res)) return std::get<ProtocolError>(res);
+        if (auto res = r.take_back(plies); !res) return res.error();
         r.robot_request = 0;  // an answer still coming is for the position taken back
         if (env_.cancel_robot) env_.cancel_robot(r.id());
         return Change::STATE;
@@ -648,8 +655,8 @@ Hub::Handled Hub::handle(Context& c, const in::Rematch& m) {
         spec.opponent_name = r.info.white_name;
     }
     auto created = create_room(spec, r.id(), r.client, nullptr);
-    if (auto* e = std::get_if<ProtocolError>(&created)) return *e;
-    const CreatedGame& made = std::get<CreatedGame>(created);
+    if (!created) return created.error();
+    const CreatedGame& made = created.value();
     r.info.rematch_game = made.id;
     // The seat in the new game of this game's white and black (stored: D3).
     if (c.seat == Seat::BOTH) {
@@ -812,7 +819,7 @@ void Hub::on_robot_move(const std::string& id, std::uint64_t request_id, Move mo
     const int ply = r.game.ply();
     const bool was_over = r.game.is_over();
     auto done = r.play(r.game.side_to_move(), move, std::nullopt, 0, env_.wall_ms(), env_.monotonic_ms());
-    if (std::holds_alternative<ProtocolError>(done)) {
+    if (!done) {
         // A flag that fell is news; a robot that cannot move legally has lost its mind:
         // it is asked again.
         commit(r, !was_over && r.game.is_over() ? Change::STATE : Change::NONE, ply);

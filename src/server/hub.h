@@ -145,6 +145,7 @@ private:
     Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
                                     StorageWriter::Done on_durable);
     int open_games_of(const std::string& client) const;
+    void count_open(Room& r);
     std::string robot_name(int level, int elo) const;
     void fill_robot_elo(Room& r) const;
 

@@ -303,8 +303,8 @@ Answer<in::Move> read_move_fields(const json& j) {
 
 template <class T>
 Answer<ClientMessage> widen(Answer<T> a) {
-    if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
-    return ClientMessage{std::get<T>(std::move(a))};
+    if (!a) return a.error();
+    return ClientMessage{std::move(a).value()};
 }
 
 }  // namespace
@@ -319,25 +319,25 @@ std::string error_json(const ProtocolError& e) {
 
 Answer<ClientMessage> read_client_message(std::string_view text) {
     auto parsed = parse_object(text, MaxMessageBytes);
-    if (auto* e = std::get_if<ProtocolError>(&parsed)) return *e;
-    const json& j = std::get<json>(parsed);
+    if (!parsed) return parsed.error();
+    const json& j = *parsed;
     auto t = j.find("t");
     if (t == j.end() || !t->is_string()) return bad_request("field 't' (the message type) is missing");
     const std::string& type = t->get_ref<const std::string&>();
     if (type == "move") {
         auto m = read_move_fields(j);
-        if (auto* e = std::get_if<ProtocolError>(&m)) return *e;
-        if (!std::get<in::Move>(m).uci && !std::get<in::Move>(m).san) return bad_request("field 'uci' or 'san' is missing");
-        return ClientMessage{std::get<in::Move>(m)};
+        if (!m) return m.error();
+        if (!m.value().uci && !m.value().san) return bad_request("field 'uci' or 'san' is missing");
+        return ClientMessage{m.value()};
     }
     if (type == "claim") {
         std::optional<std::string> claim;
         if (auto e = read_field(j, "claim", claim)) return *e;
         if (!claim) return bad_request("field 'claim' is missing");
         auto with = read_move_fields(j);
-        if (auto* e = std::get_if<ProtocolError>(&with)) return *e;
+        if (!with) return with.error();
         for (const auto& c : ClaimNames)
-            if (*claim == c.name) return ClientMessage{in::Claim{c.kind, std::get<in::Move>(with)}};
+            if (*claim == c.name) return ClientMessage{in::Claim{c.kind, *with}};
         return bad_request("claim must be 'threefold-repetition', 'fifty-moves', 'abandonment-win' or 'abandonment-draw'");
     }
     if (type == "resign") return ClientMessage{in::Resign{}};
@@ -346,18 +346,18 @@ Answer<ClientMessage> read_client_message(std::string_view text) {
     if (type == "sync") return ClientMessage{in::Sync{}};
     if (type == "draw") {
         auto a = read_action(j, {Action::OFFER, Action::ACCEPT, Action::DECLINE});
-        if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
-        return ClientMessage{in::Draw{std::get<Action>(a)}};
+        if (!a) return a.error();
+        return ClientMessage{in::Draw{*a}};
     }
     if (type == "takeback") {
         auto a = read_action(j, {Action::REQUEST, Action::ACCEPT, Action::DECLINE});
-        if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
-        return ClientMessage{in::Takeback{std::get<Action>(a)}};
+        if (!a) return a.error();
+        return ClientMessage{in::Takeback{*a}};
     }
     if (type == "rematch") {
         auto a = read_action(j, {Action::OFFER, Action::ACCEPT});
-        if (auto* e = std::get_if<ProtocolError>(&a)) return *e;
-        return ClientMessage{in::Rematch{std::get<Action>(a)}};
+        if (!a) return a.error();
+        return ClientMessage{in::Rematch{*a}};
     }
     if (type == "give_time") {
         std::optional<int> seconds;
@@ -416,15 +416,15 @@ std::string write_client_message(const ClientMessage& m) {
 Answer<NewGameRequest> read_new_game(std::string_view body) {
     constexpr int elo_min = engine::ELO_MIN, elo_max = engine::ELO_MAX;
     auto parsed = parse_object(body, MaxBodyBytes);
-    if (auto* e = std::get_if<ProtocolError>(&parsed)) return *e;
-    const json& j = std::get<json>(parsed);
+    if (!parsed) return parsed.error();
+    const json& j = *parsed;
     NewGameRequest spec;
-    std::optional<std::string> opponent, color, tc, variant, fen, pgn, name;
+    std::optional<std::string> opponent, color, tc, variant, fen, pgn, name, opponent_name;
     std::optional<int> level, elo, number;
     std::optional<bool> casual;
     for (auto err : {read_field(j, "opponent", opponent), read_field(j, "color", color), read_field(j, "time_control", tc),
                      read_field(j, "variant", variant), read_field(j, "fen", fen), read_field(j, "pgn", pgn),
-                     read_field(j, "name", name)})
+                     read_field(j, "name", name), read_field(j, "opponent_name", opponent_name)})
         if (err) return *err;
     for (auto err : {read_field(j, "level", level), read_field(j, "elo", elo), read_field(j, "chess960", number)})
         if (err) return *err;
@@ -469,13 +469,19 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
         if (name->size() > 40) return bad_request("name is longer than 40 characters");
         if (!name->empty()) spec.name = *name;
     }
+    // The other player's name (hotseat: Black's; invite: the invited side's); a robot
+    // is named by its level or Elo.
+    if (opponent_name) {
+        if (opponent_name->size() > 40) return bad_request("opponent_name is longer than 40 characters");
+        spec.opponent_name = *opponent_name;
+    }
     return spec;
 }
 
 Answer<std::vector<std::string>> read_lookup(std::string_view body) {
     auto parsed = parse_object(body, MaxBodyBytes);
-    if (auto* e = std::get_if<ProtocolError>(&parsed)) return *e;
-    const json& j = std::get<json>(parsed);
+    if (!parsed) return parsed.error();
+    const json& j = *parsed;
     auto it = j.find("tokens");
     if (it == j.end() || !it->is_array()) return bad_request("field 'tokens' must be an array of seat tokens");
     if (it->size() > 200) return bad_request("at most 200 tokens");

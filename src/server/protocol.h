@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "chess/clock.h"
+#include "chess/result.h"
 #include "chess/types.h"
 
 namespace outpost::server {
@@ -27,7 +28,7 @@ struct ProtocolError {
     int http_status = 400;
 };
 template <class T>
-using Answer = std::variant<T, ProtocolError>;
+using Answer = Result<T, ProtocolError>;  // chess/result.h: one way to fail
 
 ProtocolError bad_request(std::string message);
 ProtocolError not_allowed(std::string message);

@@ -124,6 +124,9 @@ StoredGame Room::row(std::int64_t wall_ms) const {
         r.running = clock->running_side() ? color_name(*clock->running_side(), Capital::NO) : "";
     }
     r.turn_started_ms = wall_ms;
+    // The creator's address counts against its open-games cap after a restart too; it
+    // is not kept once the game is over.
+    r.client = game.is_over() ? "" : client;
     return r;
 }
 
@@ -140,6 +143,7 @@ Result<std::unique_ptr<Room>> room_from_stored(StoredGame g, const Clock::TimeSo
     std::vector<StoredMove> moves = std::move(g.moves);
     auto room = std::make_unique<Room>(std::move(g), Game(*start, options));
     Room& r = *room;
+    r.client = r.info.client;
     const bool timed_game = r.info.time_control != "-";
     for (const StoredMove& m : moves) {
         auto mv = move_from_uci(r.game.position(), m.uci);

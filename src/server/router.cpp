@@ -49,9 +49,9 @@ HttpResponse error_response(const ProtocolError& e) { return json_response(e.htt
 
 template <class T>
 HttpResponse answer(const Answer<T>& a, int ok_status = 200) {
-    if (auto* e = std::get_if<ProtocolError>(&a)) return error_response(*e);
-    if constexpr (std::is_same_v<T, CreatedGame>) return json_response(ok_status, std::get<T>(a).json());
-    else return json_response(ok_status, std::get<T>(a));
+    if (!a) return error_response(a.error());
+    if constexpr (std::is_same_v<T, CreatedGame>) return json_response(ok_status, a->json());
+    else return json_response(ok_status, *a);
 }
 
 bool valid_id(const std::string& id) {
@@ -134,8 +134,8 @@ HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files) {
             if (req.method != "GET") return error_response({"bad_request", "use GET", 405});
             if (!want_pgn) return answer(hub.state_json(rest));
             auto pgn = hub.pgn(rest);
-            if (auto* e = std::get_if<ProtocolError>(&pgn)) return error_response(*e);
-            HttpResponse r{200, "application/x-chess-pgn; charset=utf-8", std::get<std::string>(pgn), {}};
+            if (!pgn) return error_response(pgn.error());
+            HttpResponse r{200, "application/x-chess-pgn; charset=utf-8", *pgn, {}};
             r.headers.emplace_back("Content-Disposition", "attachment; filename=\"outpost-" + rest + ".pgn\"");
             return r;
         }

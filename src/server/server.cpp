@@ -106,13 +106,13 @@ public:
         co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
         auto connected = shared.hub->connect(game, seat_token, shared_from_this());
-        if (auto* e = std::get_if<ProtocolError>(&connected)) {
-            std::string text = error_json(*e);
+        if (!connected) {
+            std::string text = error_json(connected.error());
             co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
             co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
             co_return;
         }
-        const Seat seat = std::get<Seat>(connected);
+        const Seat seat = *connected;
         asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
         beast::flat_buffer buffer;
         int rejected = 0;

@@ -9,8 +9,12 @@
 // batches) and one that reads, so that a game read from storage does not wait for a
 // batch's fsync. A third, on its own thread, checkpoints the WAL into the database.
 #include "server/storage.h"
+#include "server/sqlite_db.h"
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
@@ -37,7 +41,8 @@ CREATE TABLE IF NOT EXISTS games (
   white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL,
   running TEXT NOT NULL, turn_started_ms INTEGER NOT NULL,
   rematch_of TEXT NOT NULL, rematch_game TEXT NOT NULL,
-  rematch_white_token TEXT NOT NULL DEFAULT '', rematch_black_token TEXT NOT NULL DEFAULT ''
+  rematch_white_token TEXT NOT NULL DEFAULT '', rematch_black_token TEXT NOT NULL DEFAULT '',
+  client TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE INDEX IF NOT EXISTS games_white_token ON games(white_token);
@@ -54,62 +59,35 @@ constexpr const char* GameColumns =
     "id, created_ms, updated_ms, white_token, black_token, white_kind, black_kind, white_name, black_name, "
     "robot_level, robot_elo, time_control, variant, chess960, initial_fen, casual, status, result, draw_offer, "
     "takeback_request, offer_plies, white_ms, black_ms, running, turn_started_ms, rematch_of, rematch_game, "
-    "rematch_white_token, rematch_black_token";
+    "rematch_white_token, rematch_black_token, client";
 
 // Columns added after the first release, for databases made before them.
 constexpr std::pair<const char*, const char*> AddedColumns[] = {
     {"games", "rematch_white_token TEXT NOT NULL DEFAULT ''"},
     {"games", "rematch_black_token TEXT NOT NULL DEFAULT ''"},
     {"moves", "clock_ms INTEGER NOT NULL DEFAULT -2"},
+    {"games", "client TEXT NOT NULL DEFAULT ''"},
 };
 
-// A WAL beyond this is copied back with a TRUNCATE checkpoint, which waits for the
-// writer for a moment; below it, PASSIVE checkpoints never make anyone wait.
-constexpr std::int64_t WalTruncateBytes = 8 << 20;
-// A WAL beyond this (the checkpointer fell behind: a starved thread, a writer that
-// never pauses) is copied back by the writer itself before its next batch: the bound
-// holds whatever the scheduling.
-constexpr int WalWriterCheckpointFrames = (24 << 20) / 4096;
-
-// A prepared statement: owned (finalized at the end) or borrowed from the cache of
-// the hot statements (reset for the next use).
-class Statement {
-public:
-    Statement(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
-    explicit Statement(sqlite3_stmt* cached) : stmt_(cached), rc_(cached ? SQLITE_OK : SQLITE_ERROR), owned_(false) {}
-    ~Statement() {
-        if (owned_) {
-            sqlite3_finalize(stmt_);
-        } else if (stmt_) {
-            sqlite3_reset(stmt_);
-            sqlite3_clear_bindings(stmt_);
-        }
-    }
-    Statement(const Statement&) = delete;
-    Statement& operator=(const Statement&) = delete;
-    bool ok() const { return rc_ == SQLITE_OK; }
-    Statement& bind(int i, const std::string& s) {
-        sqlite3_bind_text(stmt_, i, s.data(), int(s.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    Statement& bind(int i, std::int64_t v) {
-        sqlite3_bind_int64(stmt_, i, v);
-        return *this;
-    }
-    int step() { return sqlite3_step(stmt_); }
-    std::string text(int col) const {
-        const unsigned char* t = sqlite3_column_text(stmt_, col);
-        return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(stmt_, col))) : "";
-    }
-    std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
-
-private:
-    sqlite3_stmt* stmt_ = nullptr;
-    int rc_ = SQLITE_ERROR;
-    bool owned_ = true;
-};
-
-Error db_error(sqlite3* db, const std::string& what) { return make_error(what + ": " + sqlite3_errmsg(db)); }
+// Checkpoints (copying the WAL back into the database; each syncs the WAL and the
+// database file, two disk flushes of ~10 ms here, up to ~70 ms on a busy disk):
+// - the checkpointer thread copies what the WAL holds every CheckpointEveryMs, PASSIVE:
+//   it never waits for the writer nor makes it wait;
+// - SQLite starts the WAL over (writes from its beginning again) only when a
+//   checkpoint has copied all of it. Under steady writes the checkpointer never quite
+//   catches up (the writer commits while it copies), so once the WAL holds
+//   WalRestartFrames the writer thread copies the rest itself, between two batches
+//   (after the first one's acknowledgements left): the next batch waits for that
+//   one checkpoint, the hub never.
+// - The WAL file is not cut back at each restart (journal_size_limit above the
+//   restart size): truncating and growing it again made the file system allocate
+//   (and with `discard`, trim) its blocks over and over.
+// A blocking TRUNCATE checkpoint is used only at WalEmergencyFrames (the checkpointer
+// starved for seconds) and when the store closes.
+constexpr int CheckpointEveryMs = 100;
+constexpr int WalRestartFrames = (16 << 20) / 4096;
+constexpr int WalEmergencyFrames = (64 << 20) / 4096;
+constexpr const char* JournalSizeLimit = "PRAGMA journal_size_limit=25165824;";
 
 StoredGame read_game_row(const Statement& s) {
     StoredGame g;
@@ -143,64 +121,10 @@ StoredGame read_game_row(const Statement& s) {
     g.rematch_game = s.text(c++);
     g.rematch_white_token = s.text(c++);
     g.rematch_black_token = s.text(c++);
+    g.client = s.text(c++);
     return g;
 }
 
-
-// One SQLite connection with its prepared statements, used by one thread at a time.
-struct Connection {
-    sqlite3* db = nullptr;
-    std::unordered_map<const char*, sqlite3_stmt*> cache;  // keyed by the SQL text's address
-    std::mutex mutex;
-
-    ~Connection() {
-        for (auto& [sql, stmt] : cache) sqlite3_finalize(stmt);
-        sqlite3_close(db);
-    }
-    // `sql` must live as long as the program (a literal or a static string).
-    sqlite3_stmt* cached(const char* sql) {
-        auto it = cache.find(sql);
-        if (it != cache.end()) return it->second;
-        sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) return nullptr;
-        cache[sql] = stmt;
-        return stmt;
-    }
-    Result<bool> exec(const char* sql) {
-        char* msg = nullptr;
-        if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-            Error e = make_error(std::string("database: ") + (msg ? msg : "error") + " (in " + std::string(sql).substr(0, 60) + ")");
-            sqlite3_free(msg);
-            return e;
-        }
-        return true;
-    }
-    // The one transaction wrapper: BEGIN IMMEDIATE, the body, COMMIT; ROLLBACK on error.
-    template <class Body>
-    Result<bool> transaction(Body&& body) {
-        if (auto r = step_cached("BEGIN IMMEDIATE;"); !r) return r;
-        Result<bool> r = body();
-        if (r) r = step_cached("COMMIT;");
-        if (!r) (void)step_cached("ROLLBACK;");
-        return r;
-    }
-    Result<bool> step_cached(const char* sql) {
-        Statement st(cached(sql));
-        if (st.ok() && st.step() == SQLITE_DONE) return true;
-        return db_error(db, std::string("database: ") + sql);
-    }
-};
-
-Result<sqlite3*> open_connection(const std::string& path, int flags) {
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-        Error e = make_error("cannot open database " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
-        sqlite3_close(db);
-        return e;
-    }
-    sqlite3_busy_timeout(db, 5000);
-    return db;
-}
 
 class SqliteStorage final : public Storage {
 public:
@@ -220,8 +144,10 @@ public:
         writer_.db = *w;
         // wal_autocheckpoint=0: the checkpointer thread does it, off the write path.
         // journal_size_limit: a WAL that was started over is cut back to this size
-        // (without it the file keeps its largest size forever).
-        for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA wal_autocheckpoint=0;", "PRAGMA journal_size_limit=1048576;",
+        // (without it the file keeps its largest size forever); see WalRestartFrames.
+        // cache_size: the games and moves a batch touches are spread over the whole file
+        // (SQLite's default cache of 2 MB read them back from the OS at every batch).
+        for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA wal_autocheckpoint=0;", JournalSizeLimit, "PRAGMA cache_size=-65536;",
                                 sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;", Schema}) {
             if (auto r = writer_.exec(sql); !r) return r;
         }
@@ -230,6 +156,7 @@ public:
             writer_.db,
             [](void* self, sqlite3*, const char*, int frames) {
                 static_cast<SqliteStorage*>(self)->wal_frames_ = frames;
+                ++static_cast<SqliteStorage*>(self)->commits_;
                 return SQLITE_OK;
             },
             this);
@@ -259,12 +186,22 @@ public:
                 if (auto r = apply(w); !r) return r;
             return true;
         });
-        // (While the checkpointer is copying, this one is refused at once: then the
-        // next batch tries again.)
-        if (wal_frames_ > WalWriterCheckpointFrames &&
-            sqlite3_wal_checkpoint_v2(writer_.db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr) == SQLITE_OK)
-            wal_frames_ = 0;
         return done;
+    }
+
+    // Between two batches, on the writer's thread (see WalRestartFrames).
+    void after_batch() override {
+        if (in_memory_ || wal_frames_ < WalRestartFrames) return;
+        std::lock_guard lock(writer_.mutex);
+        const bool emergency = wal_frames_ >= WalEmergencyFrames;
+        const auto t0 = std::chrono::steady_clock::now();
+        int log = -1, copied = -1;
+        // PASSIVE: refused at once while the checkpointer copies (then the next batch
+        // tries again); the checkpointer has copied most of the WAL, this copies the rest.
+        const int rc = sqlite3_wal_checkpoint_v2(writer_.db, nullptr, emergency ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE,
+                                                 &log, &copied);
+        if (rc == SQLITE_OK && log == copied) wal_frames_ = 0;  // the next commit starts the WAL over
+        trace("writer", emergency ? "truncate" : "passive", rc, log, copied, t0);
     }
 
     Result<std::optional<StoredGame>> load_game(const std::string& id) override {
@@ -295,7 +232,7 @@ public:
             s.bind(1, t);
             int rc;
             while ((rc = s.step()) == SQLITE_ROW) {
-                StoredSummary g{read_game_row(s), int(s.integer(29))};
+                StoredSummary g{read_game_row(s), int(s.integer(30))};
                 bool dup = false;
                 for (const StoredSummary& o : out) dup = dup || o.game.id == g.game.id;
                 if (!dup) out.push_back(std::move(g));
@@ -314,16 +251,24 @@ public:
 private:
     Connection& reads() { return in_memory_ ? writer_ : reader_; }
 
-    Result<bool> write_row(const StoredGame& g, bool insert) {
+    // INSERT a new row, UPDATE every column that can change, or after a move that did
+    // not end the game only what a move changes (MOVE): fewer bytes, and the status
+    // index is left alone (SQLite rewrites an index entry whenever its column is SET).
+    enum class Row : std::uint8_t { INSERT, UPDATE, MOVE };
+    Result<bool> write_row(const StoredGame& g, Row kind) {
         static const std::string Insert = std::string("INSERT INTO games (") + GameColumns +
                                           ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29)";
+                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30)";
         static const std::string Update =
             "UPDATE games SET updated_ms=?3, white_name=?8, black_name=?9, status=?17, "
             "result=?18, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
             "black_ms=?23, running=?24, turn_started_ms=?25, rematch_game=?27, rematch_white_token=?28, "
-            "rematch_black_token=?29 WHERE id=?1";
-        Statement s(writer_.cached(insert ? Insert.c_str() : Update.c_str()));
+            "rematch_black_token=?29, client=?30 WHERE id=?1";
+        static const std::string AfterMove =
+            "UPDATE games SET updated_ms=?3, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
+            "black_ms=?23, running=?24, turn_started_ms=?25 WHERE id=?1";
+        const bool insert = kind == Row::INSERT;
+        Statement s(writer_.cached(insert ? Insert.c_str() : kind == Row::UPDATE ? Update.c_str() : AfterMove.c_str()));
         if (!s.ok()) return db_error(writer_.db, "prepare game row");
         int i = 1;
         const auto bind = [&](const auto& v) {
@@ -336,7 +281,7 @@ private:
         bind(g.initial_fen), bind(g.casual), bind(g.status), bind(g.result), bind(g.draw_offer);
         bind(g.takeback_request), bind(g.offer_plies), bind(g.white_ms), bind(g.black_ms), bind(g.running);
         bind(g.turn_started_ms), bind(g.rematch_of), bind(g.rematch_game), bind(g.rematch_white_token);
-        bind(g.rematch_black_token);
+        bind(g.rematch_black_token), bind(g.client);
         if (s.step() != SQLITE_DONE) return db_error(writer_.db, insert ? "insert game " + g.id : "update game " + g.id);
         return true;
     }
@@ -354,21 +299,21 @@ private:
     Result<bool> apply(const GameWrite& w) {
         switch (w.kind) {
         case GameWrite::INSERT_GAME:
-            if (auto r = write_row(w.game, true); !r) return r;
+            if (auto r = write_row(w.game, Row::INSERT); !r) return r;
             for (const StoredMove& m : w.game.moves)
                 if (auto r = insert_move(w.game.id, m); !r) return r;
             return true;
         case GameWrite::APPEND_MOVE:
             if (auto r = insert_move(w.game.id, w.move); !r) return r;
-            return write_row(w.game, false);
+            return write_row(w.game, w.game.status == "ongoing" ? Row::MOVE : Row::UPDATE);
         case GameWrite::TRUNCATE_MOVES: {
             static const char* const Sql = "DELETE FROM moves WHERE game_id=?1 AND ply>?2";
             Statement s(writer_.cached(Sql));
             s.bind(1, w.game.id).bind(2, std::int64_t(w.ply));
             if (s.step() != SQLITE_DONE) return db_error(writer_.db, "delete moves of game " + w.game.id);
-            return write_row(w.game, false);
+            return write_row(w.game, Row::UPDATE);
         }
-        case GameWrite::UPDATE_GAME: return write_row(w.game, false);
+        case GameWrite::UPDATE_GAME: return write_row(w.game, Row::UPDATE);
         }
         return make_error("unknown write");
     }
@@ -409,29 +354,47 @@ private:
         if (!opened) return;  // then the WAL only grows; commits still work
         Connection c;
         c.db = *opened;
-        // Never wait: a checkpointer that waits for the writer holds the checkpoint lock
-        // meanwhile, and the writer's own checkpoint (above) would be refused.
+        // Never wait: a checkpointer that waited for the writer would hold the checkpoint
+        // lock meanwhile, and the writer's own checkpoint (after_batch) would be refused.
         sqlite3_busy_timeout(c.db, 0);
         std::unique_lock lock(stop_mutex_);
+        long copied_all_at = -1;  // commits_ when a checkpoint last copied the whole WAL
         for (;;) {
-            stop_cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping_; });
+            stop_cv_.wait_for(lock, std::chrono::milliseconds(CheckpointEveryMs), [this] { return stopping_; });
             const bool last = stopping_;
             lock.unlock();
             (void)c.exec("SELECT count(*) FROM games WHERE rowid=1;");
-            // PASSIVE copies what it can without waiting for or blocking the writer; the
-            // writer starts the WAL over once a checkpoint has caught up. Under steady
-            // writes it may never quite catch up: then TRUNCATE, tried between two of
-            // the writer's batches (it fails at once if a batch is being written).
-            const int mode = log_bytes() > WalTruncateBytes || last ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE;
-            (void)sqlite3_wal_checkpoint_v2(c.db, nullptr, mode, nullptr, nullptr);
+            // At the end, or when nothing was written since everything was copied (the
+            // writer is idle): TRUNCATE leaves an empty WAL file behind.
+            const long commits = commits_;
+            const bool truncate = last || copied_all_at == commits;
+            if (last) sqlite3_busy_timeout(c.db, 2000);
+            const auto t0 = std::chrono::steady_clock::now();
+            int log = -1, copied = -1;
+            const int rc = sqlite3_wal_checkpoint_v2(c.db, nullptr, truncate ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE,
+                                                     &log, &copied);
+            trace("checkpointer", truncate ? "truncate" : "passive", rc, log, copied, t0);
+            copied_all_at = rc == SQLITE_OK && !truncate && log > 0 && log == copied ? commits : -1;
             lock.lock();
             if (last) break;
         }
     }
 
+    // OUTPOST_TRACE_STORAGE=1: every checkpoint, with when it began (the monotonic clock,
+    // as bench/serve-load prints it), the frames in the WAL and copied, and how long.
+    void trace(const char* who, const char* mode, int rc, int log, int copied, std::chrono::steady_clock::time_point t0) const {
+        static const bool on = std::getenv("OUTPOST_TRACE_STORAGE") != nullptr;
+        if (!on || log <= 0) return;
+        const auto t1 = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "storage %.3f %s checkpoint %s: rc %d, %d frames in the WAL, %d copied, %.1f ms\n",
+                     std::chrono::duration<double>(t0.time_since_epoch()).count(), who, mode, rc, log, copied,
+                     std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+
     std::string path_;
     bool in_memory_ = false;
-    int wal_frames_ = 0;  // frames in the WAL after the writer's last commit (wal hook)
+    std::atomic<int> wal_frames_{0};  // frames in the WAL after the writer's last commit (wal hook)
+    std::atomic<long> commits_{0};    // commits so far (wal hook)
     Connection writer_, reader_;
     std::thread checkpointer_;
     std::mutex stop_mutex_;

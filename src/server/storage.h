@@ -51,6 +51,7 @@ struct StoredGame {
     std::int64_t turn_started_ms = 0;     // wall clock when the running clock started
     std::string rematch_of, rematch_game;
     std::string rematch_white_token, rematch_black_token;  // the seat in the rematch of this game's white / black
+    std::string client;                   // the address that created it, while unfinished (open-games cap)
     std::vector<StoredMove> moves;
 };
 
@@ -86,6 +87,10 @@ public:
     virtual Result<std::vector<StoredGame>> load_live_games() = 0;
     // The games seat tokens belong to (newest first), without their moves.
     virtual Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& tokens, int limit = 100) = 0;
+    // Called by the StorageWriter between two batches, after the first one's
+    // completions ran: upkeep that may take a moment (SQLite: a checkpoint that lets
+    // the write-ahead log start over) without holding back acknowledgements already due.
+    virtual void after_batch() {}
     // The bytes the write-ahead log file holds now (0 for a store without one).
     virtual std::int64_t log_bytes() const { return 0; }
 };

@@ -3,6 +3,9 @@
 #include "server/writer.h"
 
 #include <vector>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 namespace outpost::server {
 
@@ -98,7 +101,14 @@ void StorageWriter::run() {
         largest_ = std::max(largest_, batch.size());
         lock.unlock();
 
+        static const bool trace = std::getenv("OUTPOST_TRACE_STORAGE") != nullptr;
+        const auto t0 = std::chrono::steady_clock::now();
         Result<bool> ok = batch.empty() ? Result<bool>(true) : storage_->write(batch);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        // OUTPOST_TRACE_STORAGE=1: batches slower than 15 ms (see sqlite_storage.cpp).
+        if (trace && ms > 15)
+            std::fprintf(stderr, "storage %.3f writer batch of %zu writes: %.1f ms\n",
+                         std::chrono::duration<double>(t0.time_since_epoch()).count(), batch.size(), ms);
         if (ok) {
             for (Item& it : items)
                 if (it.done) it.done(ok);
@@ -110,6 +120,7 @@ void StorageWriter::run() {
             }
         }
 
+        if (!batch.empty()) storage_->after_batch();
         lock.lock();
         busy_ = false;
         if (queue_.empty()) idle_.notify_all();

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "../support/run_outpost.h"
+#include "../support/temp_dir_test.h"
 
 namespace {
 
@@ -25,24 +26,9 @@ std::string player_line(int rank, const std::string& rounds) {
     return std::string(buf) + rounds + "\n";
 }
 
-class ClubCliP20 : public ::testing::Test {
+class ClubCliP20 : public outpost::test::TempDirTest {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("outpost_club_cli_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    std::string write(const std::string& name, const std::string& text) {
-        const fs::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p.string();
-    }
-
     static ProcessOutput run(const std::vector<std::string>& args) { return outpost::test::run_outpost(args); }
-
-    fs::path dir_;
 };
 
 }  // namespace

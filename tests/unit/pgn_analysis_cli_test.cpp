@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "../support/run_outpost.h"
+#include "../support/temp_dir_test.h"
 
 namespace {
 
@@ -18,27 +19,12 @@ namespace fs = std::filesystem;
 
 using ProcessOutput = outpost::test::CliRun;
 
-// A temporary directory for the test's files, removed at the end.
-class PgnAnalysisCli : public ::testing::Test {
+// Each test has a temporary directory of its own (tests/support/temp_dir_test.h).
+class PgnAnalysisCli : public outpost::test::TempDirTest {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("outpost_pgn_analysis_cli_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    std::string write(const std::string& name, const std::string& text) {
-        const fs::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p.string();
-    }
-
     static ProcessOutput run(const std::vector<std::string>& args) { return outpost::test::run_outpost(args); }
 
     static std::string data(const std::string& name) { return std::string(OUTPOST_TEST_DATA) + "/pgn/" + name; }
-
-    fs::path dir_;
 };
 
 }  // namespace

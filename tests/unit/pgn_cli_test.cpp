@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../support/run_outpost.h"
+#include "../support/temp_dir_test.h"
 
 namespace {
 
@@ -17,21 +18,9 @@ namespace fs = std::filesystem;
 using ProcessOutput = outpost::test::CliRun;
 using outpost::test::shell_quote;
 
-// A temporary directory for the test's files, removed at the end.
-class PgnCliN4 : public ::testing::Test {
+// Each test has a temporary directory of its own (tests/support/temp_dir_test.h).
+class PgnCliN4 : public outpost::test::TempDirTest {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("outpost_pgn_cli_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    std::string write(const std::string& name, const std::string& text) {
-        const fs::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p.string();
-    }
 
     // Runs the outpost binary with the arguments (each quoted for the shell).
     static ProcessOutput run(const std::vector<std::string>& args) {
@@ -41,8 +30,6 @@ protected:
     }
 
     static std::string data(const std::string& name) { return std::string(OUTPOST_TEST_DATA) + "/pgn/" + name; }
-
-    fs::path dir_;
 };
 
 }  // namespace

@@ -136,7 +136,9 @@ TEST(ZobristR9, IncrementalKeyEqualsRecomputedKeyOverRandomPlayouts) {
             auto reread = position_from_fen(to_fen(pos), pos.is_chess960());
             ASSERT_TRUE(reread.ok()) << to_fen(pos);
             ASSERT_EQ(reread->repetition_key(), pos.repetition_key()) << to_fen(pos);
-            if (pos.ep_square() == pos.pseudo_ep_square()) ASSERT_EQ(reread->key(), pos.key()) << to_fen(pos);
+            if (pos.ep_square() == pos.pseudo_ep_square()) {
+                ASSERT_EQ(reread->key(), pos.key()) << to_fen(pos);
+            }
         }
     }
     EXPECT_GT(plies, 20000);
