@@ -1,100 +1,30 @@
 // Flag falls played out through a real `outpost serve` (R11, FIDE 6.9) in positions
 // where counting material gives the wrong answer: the game starts from a PGN with a
 // FEN tag and two moves (the clock starts after two plies, docs/protocol.md), nobody
-// moves again, and the server's own clock lets the flag fall (C5). Plain POSIX
-// sockets and HTTP/1.1, so that the test needs no network library.
+// moves again, and the server's own clock lets the flag fall (C5). The server and
+// the HTTP client are those of tests/support/serve_process.h.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <regex>
 #include <string>
 #include <thread>
-#include <vector>
+
+#include "../support/serve_process.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-// `outpost serve` on 127.0.0.1 with a port of its choosing, read from its log.
-struct Serve {
-    pid_t pid = -1;
-    int port = 0;
-    fs::path dir;
-    Serve() {
-        dir = fs::temp_directory_path() / ("outpost-flag-" + std::to_string(::getpid()));
-        fs::create_directories(dir);
-        const std::string log = (dir / "serve.log").string();
-        std::vector<std::string> args = {OUTPOST_BINARY, "serve", "--host", "127.0.0.1", "--port", "0", "--db",
-                                         (dir / "t.db").string(), "--web", "/nonexistent", "--robot-threads", "1"};
-        pid = fork();
-        if (pid == 0) {
-            if (!std::freopen(log.c_str(), "w", stdout)) _exit(126);
-            std::vector<char*> argv;
-            for (auto& a : args) argv.push_back(a.data());
-            argv.push_back(nullptr);
-            execv(argv[0], argv.data());
-            _exit(127);
-        }
-        const std::regex serving("http://[^:]+:([0-9]+)/");
-        for (int i = 0; i < 300 && !port; ++i) {
-            std::ifstream in(log);
-            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            std::smatch m;
-            if (std::regex_search(text, m, serving)) port = std::stoi(m[1]);
-            else std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    }
-    ~Serve() {
-        if (pid > 0) {
-            kill(pid, SIGTERM);
-            int status = 0;
-            waitpid(pid, &status, 0);
-        }
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-    }
-};
+using outpost::test::Server;
 
 // One HTTP/1.1 request on its own connection; the body of the answer ("" on failure).
-std::string http(int port, const std::string& method, const std::string& target, const std::string& body = "") {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(uint16_t(port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-        close(fd);
-        return "";
-    }
-    std::string req = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
-    if (method == "POST") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
-    req += "\r\n" + body;
-    for (size_t off = 0; off < req.size();) {
-        const ssize_t n = send(fd, req.data() + off, req.size() - off, MSG_NOSIGNAL);
-        if (n <= 0) break;
-        off += size_t(n);
-    }
-    std::string data;
-    char buf[4096];
-    for (pollfd p{fd, POLLIN, 0}; poll(&p, 1, 5000) > 0;) {
-        const ssize_t got = recv(fd, buf, sizeof buf, 0);
-        if (got <= 0) break;
-        data.append(buf, size_t(got));
-    }
+std::string request(int port, const std::string& method, const std::string& target, const std::string& body = "") {
+    const int fd = outpost::test::connect_to(port);
+    if (fd < 0) return "";
+    const auto r = outpost::test::http(fd, method, target, body,
+                                       method == "POST" ? "Content-Type: application/json\r\n" : "");
     close(fd);
-    const size_t end = data.find("\r\n\r\n");
-    return end == std::string::npos ? "" : data.substr(end + 4);
+    return r.body;
 }
 
 std::string field(const std::string& json, const std::string& name) {
@@ -109,16 +39,16 @@ struct Ending {
 
 // A hotseat game from `fen` and the two `moves`, on a 1.2-second clock; waits for the
 // server to see the flag fall and returns how the game ended.
-Ending flag_fall(const Serve& s, const std::string& fen, const std::string& moves) {
+Ending flag_fall(const Server& s, const std::string& fen, const std::string& moves) {
     const std::string pgn = "[SetUp \\\"1\\\"]\\n[FEN \\\"" + fen + "\\\"]\\n\\n" + moves + " *";
     const std::string created =
-        http(s.port, "POST", "/api/v1/games",
+        request(s.port, "POST", "/api/v1/games",
              R"({"v":1,"opponent":"hotseat","color":"white","time_control":"0.02+0","pgn":")" + pgn + "\"}");
     const std::string id = field(created, "game");
     EXPECT_FALSE(id.empty()) << created;
     if (id.empty()) return {};
     for (int i = 0; i < 100; ++i) {
-        const std::string state = http(s.port, "GET", "/api/v1/games/" + id);
+        const std::string state = request(s.port, "GET", "/api/v1/games/" + id);
         if (field(state, "status") != "ongoing" && !field(state, "status").empty())
             return {field(state, "status"), field(state, "result"), field(state, "end")};
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -130,7 +60,7 @@ Ending flag_fall(const Serve& s, const std::string& fen, const std::string& move
 }  // namespace
 
 TEST(HelpmateServeR11Fide6_9, FlagFallsDecidedByWhoCanStillMate) {
-    Serve s;
+    Server s({});
     ASSERT_GT(s.port, 0) << "outpost serve did not start";
 
     // White: king and two bishops on one colour; Black: king and queen. White's flag falls: Black can mate (the bishops can block next to the
