@@ -95,7 +95,8 @@ TEST(Storage, D3WalStaysBoundedUnderManyMoves) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(600));
         // 30,000 moves wrote far more than 100 MB to the WAL over the run.
-        EXPECT_LT(largest, std::int64_t(40) << 20) << "the WAL grew to " << largest << " bytes";
+        // (The writer lets the WAL start over once it holds 32 MB.)
+        EXPECT_LT(largest, std::int64_t(48) << 20) << "the WAL grew to " << largest << " bytes";
         EXPECT_LT(s->log_bytes(), std::int64_t(12) << 20);
         auto back = s->load_game("long");
         ASSERT_TRUE(back.ok() && back->has_value());

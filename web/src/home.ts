@@ -23,6 +23,7 @@ interface Choices {
   chess960: string;
   start: string;      // FEN or PGN
   casual: boolean;
+  touchMove: boolean; // R15 training: a piece picked up must be moved (enforced by the game screen)
   name: string;
   opponentName: string; // same device: Black's name (`name` is White's)
 }
@@ -30,7 +31,7 @@ interface Choices {
 const KEY = 'outpost.newgame';
 const defaults: Choices = {
   opponent: 'robot', color: 'random', level: 3, elo: '', tc: '10+0', minutes: 10, increment: 0, mode: '',
-  periods: '', variant: 'standard', chess960: '', start: '', casual: true, name: '', opponentName: '',
+  periods: '', variant: 'standard', chess960: '', start: '', casual: true, touchMove: false, name: '', opponentName: '',
 };
 
 function loadChoices(): Choices {
@@ -67,7 +68,7 @@ export class HomeView {
   private c = loadChoices();
   private panel: HTMLElement;
   private levels: Level[] = levelsCache ?? [];
-  private moreOpen = this.c.variant !== 'standard' || !!this.c.start; // the fold stays as the player left it
+  private moreOpen = this.c.variant !== 'standard' || !!this.c.start || this.c.touchMove; // the fold stays as the player left it
 
   constructor(mount: HTMLElement) {
     const boardEl = h('div.board', { 'aria-label': t('board') });
@@ -77,6 +78,12 @@ export class HomeView {
       h('section.board-col', h('div.board-wrap', boardEl)),
       h('aside.side.home-side',
         h('p.tagline', t('tagline')),
+        // Screen-reader mode (P16) where a blind player lands first, as well as in Settings.
+        h('button.sr-toggle', { type: 'button', 'data-action': 'screen-reader', 'aria-pressed': String(settings.screenReader),
+          onclick: (e: Event) => {
+            setSetting('screenReader', !settings.screenReader);
+            (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(settings.screenReader));
+          } }, t('srMode')),
         playBtn,
         this.panel,
         h('div.recent', { id: 'recent' }))));
@@ -123,9 +130,11 @@ export class HomeView {
           const info = this.levels.find((l) => l.level === n);
           return h('button.level', {
             type: 'button', 'aria-pressed': String(!c.elo && c.level === n), 'data-value': String(n),
-            title: info ? levelTitle(info) : '', 'aria-label': `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`,
+            title: info ? levelTitle(info) : '',
             onclick: () => { this.c.elo = ''; this.set('level', n); },
-          }, h('span.n', num(n)), info?.elo ? h('span.elo', info.measured ? num(info.elo) : `~${num(info.elo)}?`) : null);
+          }, // the name in words for screen readers; the digits for the eye (an aria-label would hide them from voice control)
+          h('span.sr-only', `${t('levelN', { level: n })}${info?.elo ? ', ' + t('approxElo', { elo: info.elo }) : ''}`),
+          h('span.n', { 'aria-hidden': 'true' }, num(n)), info?.elo ? h('span.elo', { 'aria-hidden': 'true' }, info.measured ? num(info.elo) : `~${num(info.elo)}?`) : null);
         })),
         h('label.inline', t('customElo'), h('input.elo-input', {
           type: 'number', min: String(eloRange.min), max: String(eloRange.max), step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint', { min: eloRange.min, max: eloRange.max }),
@@ -180,6 +189,9 @@ export class HomeView {
       h('label.check', h('input', { type: 'checkbox', checked: c.casual, 'data-field': 'casual',
         onchange: (e: Event) => this.set('casual', (e.target as HTMLInputElement).checked) }),
         h('span', t('casual'), h('small', ` — ${t('casualHint')}`))),
+      h('label.check', h('input', { type: 'checkbox', checked: c.touchMove, 'data-field': 'touchMove',
+        onchange: (e: Event) => this.set('touchMove', (e.target as HTMLInputElement).checked) }),
+        h('span', t('touchMove'), h('small', ` — ${t('touchMoveHint')}`))),
       c.opponent !== 'hotseat' ? this.nameInput(t('yourName'), 'name') : null);
     more.addEventListener('toggle', () => { this.moreOpen = (more as HTMLDetailsElement).open; });
     parts.push(more);
@@ -250,7 +262,7 @@ export class HomeView {
     try {
       const r = await createGame(req);
       const mine = r.you === 'both' ? (r.seats.white ?? r.seats.black)! : r.seats[r.you]!;
-      saveSeat({ game: r.game, token: mine, color: r.you, created: Date.now(), opponent: req.opponent });
+      saveSeat({ game: r.game, token: mine, color: r.you, created: Date.now(), opponent: req.opponent, ...(this.c.touchMove ? { touchMove: true } : {}) });
       if (req.opponent === 'invite' && r.you !== 'both') {
         const other = r.seats[r.you === 'white' ? 'black' : 'white'];
         if (other) saveInvite(r.game, other);

@@ -9,7 +9,7 @@ import type { Key } from '@lichess-org/chessground/types';
 import type { Board } from './board';
 import { h } from './dom';
 import { t } from './i18n';
-import { announce, pieceWords } from './speech';
+import { announce, pieceWords, squareWords } from './speech';
 
 const FILES = 'abcdefgh';
 const ARROWS: Record<string, [number, number]> = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
@@ -24,8 +24,11 @@ export class KeyboardBoard {
   private active = false;
   private readonly marker = h('div.kb-focus', { 'aria-hidden': 'true' });
 
-  // `el`: the board's element (chessground's wrap), made focusable here.
-  constructor(private el: HTMLElement, private board: Board) {
+  // `el`: the board's element (chessground's wrap), made focusable here. `touch`: the
+  // touch-move rule (R15) of a training game: the piece that must be moved, if any,
+  // and what to do after a key has picked or put a piece.
+  constructor(private el: HTMLElement, private board: Board,
+    private touch: { lock(): Key | null; refuse(): void; after(): void } = { lock: () => null, refuse: () => {}, after: () => {} }) {
     el.tabIndex = 0;
     el.dataset.keyboardBoard = '';
     el.setAttribute('aria-roledescription', t('board'));
@@ -66,7 +69,7 @@ export class KeyboardBoard {
     const p = this.board.cg.state.pieces.get(sq);
     const letter = p ? LETTER[p.role] : '';
     const words = p ? pieceWords(p.color === 'white' ? letter : letter.toLowerCase()) : t('emptySquare');
-    return `${sq}, ${words.toLowerCase()}`;
+    return `${squareWords(sq)}, ${words.toLowerCase()}`; // "Eva vier, …" with the FIDE phonetic setting
   }
 
   private draw() {
@@ -98,6 +101,7 @@ export class KeyboardBoard {
       this.choose(sq);
     } else if (e.key === 'Escape') {
       if (!this.board.cg.state.selected) return; // nothing picked up: let Escape do its usual job
+      if (this.touch.lock()) { this.touch.refuse(); e.preventDefault(); e.stopPropagation(); return; } // R15: it must be moved
       this.board.cg.selectSquare(null);
       announce(t('kbCancelled'));
     } else return;
@@ -108,6 +112,12 @@ export class KeyboardBoard {
   // Enter on a square: as a click there (pick up, put down, or pick up another).
   private choose(sq: Key) {
     const cg = this.board.cg;
+    const locked = this.touch.lock();
+    if (locked && cg.state.selected !== locked) cg.selectSquare(locked);
+    if (locked && !(cg.state.movable.dests?.get(locked) ?? []).includes(sq)) {
+      this.touch.refuse(); // R15: another piece, or back on its square: the touched piece must be moved
+      return;
+    }
     const before = cg.state.selected;
     const turnBefore = cg.state.turnColor;
     cg.selectSquare(sq);
@@ -115,17 +125,18 @@ export class KeyboardBoard {
     if (selected === sq && selected !== before) {
       const dests = cg.state.movable.dests?.get(sq) ?? cg.state.premovable.dests ?? [];
       announce(dests.length
-        ? t('kbPicked', { piece: this.describe(sq), squares: dests.join(', ') })
+        ? t('kbPicked', { piece: this.describe(sq), squares: dests.map(squareWords).join(', ') })
         : t('kbNoMoves', { square: this.describe(sq) }));
     } else if (!selected && before && cg.state.turnColor === turnBefore && !cg.state.premovable.current) {
       if (before === sq) announce(t('kbCancelled'));
       else {
         cg.selectSquare(before); // a square it cannot reach: the piece stays in hand
-        announce(t('kbNotThere', { square: sq }));
+        announce(t('kbNotThere', { square: squareWords(sq) }));
       }
     } else if (!selected && !before) {
       announce(t('kbNoMoves', { square: this.describe(sq) }));
     }
     this.draw();
+    this.touch.after();
   }
 }

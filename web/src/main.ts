@@ -16,13 +16,14 @@ import { restoreZen, toggleZen } from './layout';
 import { openSettings } from './settingsview';
 import { icon } from './icons';
 import { saveSeat, seatFor } from './store';
+import { onSettings, settings } from './settings';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
 
 function header() {
   return h('header.topbar',
-    h('a.brand', { href: '#/', 'aria-label': t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
+    h('a.brand', { href: '#/', title: t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
@@ -61,4 +62,8 @@ async function boot() {
 window.addEventListener('hashchange', () => { if (langFromAddress() && document.documentElement.lang !== currentLang()) void boot(); else route(); });
 langFromAddress();
 restoreZen();
+// The high-contrast board (P16) follows its setting everywhere.
+const boardTheme = () => document.body.classList.toggle('high-contrast', settings.highContrast);
+onSettings(boardTheme);
+boardTheme();
 void boot();

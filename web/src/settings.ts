@@ -12,12 +12,15 @@ export interface Settings {
   blindfold: boolean;   // P15: pieces hidden
   autoFlip: boolean;    // hotseat: turn the board to the side to move
   lang: string;
+  screenReader: boolean; // P16: one-key commands, the position in words (round/nvui.ts)
+  highContrast: boolean; // P16: a high-contrast board
 }
 
 const KEY = 'outpost.settings';
 const defaults: Settings = {
   sound: true, confirmResign: true, premoveQueue: false, coordinates: true, animation: true,
   speak: false, phonetic: false, figurine: false, blindfold: false, autoFlip: false, lang: '',
+  screenReader: false, highContrast: false,
 };
 
 function load(): Settings {

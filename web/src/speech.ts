@@ -2,7 +2,7 @@
 // Plain: "White knight g1 to f3", "Black pawn e5 takes d4", "White castles kingside".
 // FIDE phonetic (Laws, Appendix for visually impaired players): "Springer Gustav eins – Felix drei".
 import { settings } from './settings';
-import { t } from './i18n';
+import { currentLang, t } from './i18n';
 
 const FILES = ['Anna', 'Bella', 'Cesar', 'David', 'Eva', 'Felix', 'Gustav', 'Hector'];
 const RANKS = ['eins', 'zwei', 'drei', 'vier', 'fuenf', 'sechs', 'sieben', 'acht'];
@@ -24,6 +24,12 @@ export function roleWord(fenLetter: string): string {
 }
 
 const phSquare = (sq: string) => `${FILES[sq.charCodeAt(0) - 97]} ${RANKS[parseInt(sq[1], 10) - 1]}`;
+
+// A file, a rank and a square as announced: "e", "4", "e4", or with the FIDE
+// phonetic setting "Eva", "vier", "Eva vier".
+export const fileWord = (f: string) => (settings.phonetic ? FILES[f.charCodeAt(0) - 97] ?? f : f);
+export const rankWord = (r: number) => (settings.phonetic ? RANKS[r - 1] ?? String(r) : String(r));
+export const squareWords = (sq: string) => (settings.phonetic && /^[a-h][1-8]$/.test(sq) ? phSquare(sq) : sq);
 
 export function describeMove(uci: string, san: string, whiteMoved: boolean): string {
   const from = uci.slice(0, 2); const to = uci.slice(2, 4);
@@ -67,10 +73,47 @@ export function announce(text: string) {
     document.body.append(live);
   }
   live.textContent = text;
-  if (settings.speak && 'speechSynthesis' in window) {
+  if (settings.speak) speak(text);
+}
+
+// ---- speech synthesis (Web Speech API), feature-detected -------------------
+
+const speechApi = (): SpeechSynthesis | null =>
+  typeof window !== 'undefined' && 'speechSynthesis' in window && typeof window.SpeechSynthesisUtterance === 'function'
+    ? window.speechSynthesis : null;
+
+// The browser's voice for a language ("fi": fi-FI or fi), or null. Chromium fills
+// its list after the page loads; getVoices() is asked each time.
+export function voiceFor(lang: string): SpeechSynthesisVoice | null {
+  const api = speechApi();
+  if (!api) return null;
+  let voices: SpeechSynthesisVoice[] = [];
+  try { voices = api.getVoices() ?? []; } catch { return null; }
+  const base = (l: string) => l.toLowerCase().split(/[-_]/)[0];
+  return voices.find((v) => v.lang.toLowerCase() === lang.toLowerCase())
+    ?? voices.find((v) => base(v.lang) === base(lang)) ?? null;
+}
+
+// The voice announcements are spoken with: the UI language's. The FIDE phonetic
+// words are German (the Laws' appendix), so where the UI language has no voice, a
+// German one reads them. Null: nothing is spoken (the aria-live text still is there).
+export function announcementVoice(): SpeechSynthesisVoice | null {
+  return voiceFor(currentLang()) ?? (settings.phonetic ? voiceFor('de') : null);
+}
+
+export function speechAvailable(): boolean {
+  return announcementVoice() !== null;
+}
+
+function speak(text: string) {
+  const api = speechApi();
+  const voice = announcementVoice();
+  if (!api || !voice) return;
+  try {
     const u = new SpeechSynthesisUtterance(text);
-    u.lang = settings.phonetic ? 'de-DE' : document.documentElement.lang || 'en';
-    speechSynthesis.cancel();
-    speechSynthesis.speak(u);
-  }
+    u.voice = voice;
+    u.lang = voice.lang;
+    api.cancel();
+    api.speak(u);
+  } catch { /* a browser that refuses to speak: the aria-live text is there */ }
 }

@@ -1,6 +1,7 @@
 // The seats this browser holds (P11, P12): game id -> seat token(s), in localStorage,
 // so that "my games" can ask the server about them and a reload finds its seat.
-export interface SavedSeat { game: string; token: string; color: 'white' | 'black' | 'both'; created: number; opponent?: string }
+// touchMove: the game was set up as a touch-move training game (R15), enforced by this UI.
+export interface SavedSeat { game: string; token: string; color: 'white' | 'black' | 'both'; created: number; opponent?: string; touchMove?: boolean }
 
 const KEY = 'outpost.seats';
 

@@ -2,6 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, shot, startGame } from './helpers.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -10,6 +11,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 test('sound, flip, zen, full screen', async () => {
   const page = await newPage(browser, server.url + '/');
   await startGame(page, { opponent: 'robot', color: 'white', tc: '5+0' });
+  await assertAccessible(page, 'a game against the robot');
   const sound = page.locator('[data-tool=sound]');
   assert.equal(await sound.getAttribute('aria-pressed'), 'true');
   await sound.click();
@@ -59,4 +61,39 @@ test('settings and languages', async () => {
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('outpost.settings')));
   assert.equal(stored.premoveQueue, true);
   assert.equal(stored.lang, 'mr');
+});
+
+// P15 blindfold (the pieces hidden, the moves still announced) and P16's high-contrast
+// board: both settings, both remembered after a reload.
+test('P15, P16: blindfold and high-contrast board, remembered', async () => {
+  const page = await newPage(browser, server.url + '/');
+  await page.click('[data-action=settings]');
+  await page.check('[data-setting=blindfold]');
+  await page.check('[data-setting=highContrast]');
+  await page.click('[data-action=close-settings]');
+  assert.ok(await page.evaluate(() => document.body.classList.contains('high-contrast')));
+  await startGame(page, { opponent: 'hotseat', tc: '-' });
+  await page.waitForSelector('.game-screen cg-board piece', { state: 'attached' });
+  const visiblePieces = () => page.locator('.game-screen cg-board piece').evaluateAll((els) =>
+    els.filter((e) => getComputedStyle(e).visibility !== 'hidden').length);
+  assert.equal(await visiblePieces(), 0, 'blindfold: no piece drawn');
+  await page.fill('.move-input', 'Nf3');
+  await page.press('.move-input', 'Enter');
+  await page.waitForSelector('.game-screen[data-ply="1"]');
+  assert.equal(await page.locator('#announcer').textContent(), 'White knight g1 to f3');
+  assert.equal(await page.locator('.moves .mv').first().textContent(), 'Nf3');
+  const squares = () => page.locator('.game-screen cg-board').evaluate((b) => getComputedStyle(b).backgroundImage);
+  assert.match(await squares(), /conic-gradient/, 'high-contrast squares');
+  await assertAccessible(page, 'a game with blindfold and high contrast');
+  await shot(page, 'blindfold-high-contrast');
+  await page.reload();
+  await page.waitForSelector('.game-screen[data-ply="1"] cg-board piece', { state: 'attached' });
+  assert.equal(await visiblePieces(), 0, 'blindfold remembered');
+  assert.match(await squares(), /conic-gradient/, 'high contrast remembered');
+  await page.click('[data-action=settings]');
+  await page.uncheck('[data-setting=blindfold]');
+  await page.uncheck('[data-setting=highContrast]');
+  await page.click('[data-action=close-settings]');
+  assert.equal(await visiblePieces(), 32);
+  assert.doesNotMatch(await squares(), /conic-gradient/);
 });

@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, shot } from './helpers.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -24,6 +25,9 @@ test('P1: board and Play at once', async () => {
   await page.click('[data-field=tc] [data-value="15+10"]');
   assert.equal(await page.locator('.tc-class').textContent(), 'Rapid'); // 15 min + 60 x 10 s = 25 min
   await shot(page, 'home-desktop');
+  await assertAccessible(page, 'the home page');
+  await page.click('details.more summary');
+  await assertAccessible(page, 'the home page, More options open');
 });
 
 test('custom time control shows its class', async () => {
@@ -46,6 +50,8 @@ test('dark colour scheme', async () => {
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, 'rgb(22, 21, 18)');
   await shot(page, 'home-dark');
+  await page.waitForSelector('[data-field=level] .elo');
+  await assertAccessible(page, 'the home page, dark scheme');
 });
 
 test('P1: the custom Elo field takes its range from GET /api/v1/levels (elo_min/elo_max)', async () => {

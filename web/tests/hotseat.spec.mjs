@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { startServer, launch, newPage, shot, move, waitPly, startGame, gameState } from './helpers.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -28,6 +29,7 @@ test('hotseat fool\'s mate by clicking', async () => {
   assert.ok(await page.locator('[data-action=rematch]').isVisible());
   assert.ok(await page.locator('[data-action=new-game]').isVisible());
   await shot(page, 'hotseat-checkmate');
+  await assertAccessible(page, 'a finished game');
 
   // Review with the keys: Home shows the start, ← steps back, End returns.
   await page.locator('body').click({ position: { x: 5, y: 300 } });
@@ -48,6 +50,15 @@ test('hotseat fool\'s mate by clicking', async () => {
   const movetext = text.replace(/\{[^}]*\}/g, ' ').replace(/\d+\.\.\./g, ' ').replace(/\s+/g, ' ');
   assert.match(movetext, /1\. f3 e5 2\. g4 Qh4# 0-1/);
   assert.match(text, /\[Result "0-1"\]/);
+
+  // Replay from My games: the finished game, reviewed from its start.
+  await page.goto(server.url + '/#/games');
+  await page.waitForSelector('.game-row');
+  await assertAccessible(page, 'My games');
+  await page.locator('.game-row .small-btn', { hasText: 'Replay' }).first().click();
+  await page.waitForSelector('.game-screen[data-status=checkmate]');
+  await page.locator('.mv[data-ply="2"]').click();
+  await assertAccessible(page, 'a replayed game');
 });
 
 test('promotion chooser from a FEN start (P13)', async () => {
@@ -57,6 +68,7 @@ test('promotion chooser from a FEN start (P13)', async () => {
   await page.waitForSelector('.promotion .promo-piece');
   assert.equal(await page.locator('.promotion .promo-piece').count(), 4);
   await shot(page, 'promotion-chooser');
+  await assertAccessible(page, 'the promotion chooser');
   await page.click('.promotion [data-piece=n]');
   await waitPly(page, 1);
   assert.equal(await page.locator('.mv[data-ply="1"]').textContent(), 'e8=N');

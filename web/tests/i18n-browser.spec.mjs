@@ -2,7 +2,8 @@
 // the browser's language decides; the home page and the Settings dialog show no
 // English string that the language translates; Thai, Devanagari and CJK render with
 // the Noto fonts shipped from npm, fetched only for their language (never for
-// English). Screenshots: web/test-artifacts/lang-home-LANG.png, lang-settings-LANG.png.
+// English). axe-core finds nothing serious on each page in each language.
+// Screenshots: web/test-artifacts/lang-home-LANG.png, lang-settings-LANG.png.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launch, newPage, shot, move, waitPly } from './helpers.mjs';
 import { importTs } from './ts-import.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LANGS = ['en', 'fi', 'th', 'mr', 'zh', 'ja'];
@@ -123,10 +125,12 @@ for (const lang of LANGS) {
       assert.ok(!fontRequests.some((u) => u.includes(slug)), `${lang} page fetched ${f}`);
     }
     await shot(page, `lang-home-${lang}`);
+    await assertAccessible(page, `the home page in ${lang}`);
     await page.click('[data-action=settings]');
     await page.waitForSelector('dialog.settings[open]');
     if (lang !== 'en') assert.deepEqual(leftInEnglish(await texts(page, 'dialog.settings'), lang), [], 'Settings still in English');
     await shot(page, `lang-settings-${lang}`);
+    await assertAccessible(page, `Settings in ${lang}`);
     // Remembered: the address without ?lang keeps the language.
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-action=play]');
@@ -155,6 +159,7 @@ for (const lang of LANGS.filter((l) => l !== 'en')) {
       'game screen strings still in English');
     if (FAMILY[lang]) assert.deepEqual((await fallbackGlyphs(page, 'body', lang)).bad, []);
     await shot(page, `lang-game-${lang}`);
+    await assertAccessible(page, `a game in ${lang}`);
     await page.goto(`${server.url}/#/games`);
     await page.waitForSelector('.game-list .game-row');
     const row = await page.locator('.game-list .game-row').first().textContent();
@@ -162,6 +167,7 @@ for (const lang of LANGS.filter((l) => l !== 'en')) {
     assert.ok(row.includes(formatIn(lang, 'movesN', { n: 1 })), row);
     assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], 'My games strings still in English');
     await shot(page, `lang-games-${lang}`);
+    await assertAccessible(page, `My games in ${lang}`);
     await page.context().close();
   });
 }

@@ -69,9 +69,10 @@ test('P17: plurals follow Intl.PluralRules; numbers in the locale\'s format', ()
 
 test('P17: every error code of docs/protocol.md is worded', () => {
   const doc = fs.readFileSync(path.join(ROOT, 'docs', 'protocol.md'), 'utf8');
-  const para = /^Codes:([\s\S]*?)\n\n/m.exec(doc);
-  assert.ok(para, 'docs/protocol.md has a "Codes:" paragraph');
-  const codes = [...para[1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+  // The table that follows the paragraph beginning "Codes", one code per row.
+  const table = /^Codes[^\n]*(?:\n[^|\n][^\n]*)*\n+((?:\|[^\n]*\n)+)/m.exec(doc);
+  assert.ok(table, 'docs/protocol.md has a table of error codes after "Codes"');
+  const codes = [...table[1].matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
   assert.ok(codes.length >= 9, `codes: ${codes}`);
   for (const c of codes) assert.ok(`err_${c}` in en, `no err_${c}`);
 });

@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, shot, move, waitPly, startGame, gameState } from './helpers.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -37,11 +38,13 @@ test('invite a friend by link; a spectator watches', async () => {
   assert.equal(await anna.locator('.clock.running').count(), 1);
   await shot(boris, 'invite-opponent');
   await shot(carl, 'invite-spectator');
+  await assertAccessible(carl, 'a spectator\'s view');
 
   // Draw: Boris offers, Anna sees it and accepts.
   await boris.click('[data-action=draw-offer]');
   await anna.waitForSelector('[data-action=draw-accept]');
   await shot(anna, 'invite-draw-offer');
+  await assertAccessible(anna, 'a draw offer to answer');
   await anna.click('[data-action=draw-accept]');
   for (const p of [anna, boris, carl]) await p.waitForSelector('.game-screen[data-status=agreement]');
   assert.match(await carl.locator('.end-text').textContent(), /Draw by agreement/);

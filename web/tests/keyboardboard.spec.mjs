@@ -5,7 +5,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, shot, move, waitPly, startGame } from './helpers.mjs';
+import { startServer, launch, newPage, shot, move, waitPly, startGame, clickSquare, gameState } from './helpers.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -91,4 +91,64 @@ test('P8: a board clicked with the mouse keeps the arrow keys for reviewing the 
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.locator('.mv.active').textContent(), 'e4');
   assert.equal(await page.locator('.kb-focus').count(), 0);
+});
+
+// R15, FIDE Article 4.3: a training game set up with touch-move (off by default,
+// under More options). A piece with a legal move, once picked up by click or by key,
+// must be moved: another piece, putting it back, Escape or a typed move of another
+// piece are refused with the reason said; released on a legal square it is played.
+test('R15: touch-move training, by mouse and by keyboard', async () => {
+  const page = await newPage(browser, server.url + '/');
+  await page.click('details.more summary');
+  assert.equal(await page.isChecked('[data-field=touchMove]'), false, 'off by default');
+  await page.check('[data-field=touchMove]');
+  await startGame(page, { opponent: 'hotseat', tc: '-' });
+  assert.match(await page.locator('.status .meta').textContent(), /Touch-move/);
+  const selected = () => page.locator('cg-board square.selected').evaluateAll((els) => els.filter((q) => q.style.display !== 'none').length);
+  // A piece without a legal move (the rook) is not "touched": the knight may still be chosen.
+  await clickSquare(page, 'a1');
+  await clickSquare(page, 'g1');
+  assert.equal(await page.locator('.touch-note').getAttribute('data-touch'), 'g1');
+  // Another piece: refused, the knight stays in hand.
+  await clickSquare(page, 'e2');
+  assert.equal(await said(page), 'Touch-move: White knight g1 must be moved');
+  assert.equal(await page.locator('.touch-note').getAttribute('data-touch'), 'g1');
+  // Put back by clicking it again: refused.
+  await clickSquare(page, 'g1');
+  await page.waitForTimeout(50);
+  assert.equal(await selected(), 1);
+  // A typed move of another piece: refused.
+  await page.fill('.move-input', 'e4');
+  await page.press('.move-input', 'Enter');
+  await page.waitForTimeout(300);
+  assert.equal((await gameState(page)).ply, '0');
+  // The pawn cannot be dragged either.
+  await move(page, 'e2', 'e4');
+  await page.waitForTimeout(300);
+  assert.equal((await gameState(page)).ply, '0');
+  // Released on a legal square: played.
+  await move(page, 'g1', 'f3');
+  await waitPly(page, 1);
+  assert.equal(await page.locator('.touch-note').count(), 0);
+  // Black by keyboard: the pawn on e7 picked up; Escape and another piece are refused.
+  await focusBoard(page);
+  await keys(page, 'ArrowUp*6');
+  assert.equal(await said(page), 'e7, black pawn');
+  await keys(page, 'Enter', 'Escape');
+  assert.equal(await said(page), 'Touch-move: Black pawn e7 must be moved');
+  await keys(page, 'ArrowUp', 'ArrowRight', 'Enter'); // the bishop on f8
+  assert.equal(await said(page), 'Touch-move: Black pawn e7 must be moved');
+  await keys(page, 'ArrowLeft', 'ArrowDown*3', 'Enter'); // e5
+  await waitPly(page, 2);
+  assert.deepEqual(await page.locator('.moves .mv').allTextContents(), ['Nf3', 'e5']);
+  // Without the option (the next game, set up plainly) a picked piece may be put back.
+  await page.goto(server.url + '/');
+  if (!(await page.locator('details.more').evaluate((d) => d.open))) await page.click('details.more summary');
+  await page.uncheck('[data-field=touchMove]');
+  await startGame(page, { opponent: 'hotseat', tc: '-' });
+  await clickSquare(page, 'g1');
+  await clickSquare(page, 'e2'); // another piece taken instead
+  await clickSquare(page, 'e4');
+  await waitPly(page, 1);
+  assert.deepEqual(await page.locator('.moves .mv').allTextContents(), ['e4']);
 });

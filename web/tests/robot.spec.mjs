@@ -6,6 +6,7 @@ import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeUci } from 'chessops/util';
 import { startServer, launch, newPage, shot, clickSquare, startGame, gameState, waitMyTurn, shownDests, pieceSquares } from './helpers.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -79,6 +80,7 @@ test('a game against the robot by clicking', async () => {
     await page.click('[data-action=resign]');
     await page.waitForSelector('[data-action=resign-confirm]');
     await shot(page, 'robot-resign-confirm');
+    await assertAccessible(page, 'the resign confirmation');
     await page.click('[data-action=resign-confirm]');
     await page.waitForSelector('.game-screen[data-status=resignation]');
     assert.match(await page.locator('.end-text').textContent(), /Black wins: White resigned/);

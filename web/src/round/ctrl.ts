@@ -13,10 +13,13 @@ import { toggleZen } from '../layout';
 import { startOf } from '../notation';
 import { settings, onSettings, setSetting } from '../settings';
 import { play, soundForSan } from '../sound';
-import { announce, describeMove } from '../speech';
-import { saveSeat } from '../store';
+import { announce, describeMove, pieceWords, squareWords } from '../speech';
+import { placement } from './keyboardMove';
+import { saveSeat, seatFor } from '../store';
+import type { Key } from '@lichess-org/chessground/types';
 import type { Claim, ClientMessage, Color, GameState, MoveText } from '../types';
-import { commandText, readTyped } from './keyboardMove';
+import { commandText, readTyped, type CommandContext } from './keyboardMove';
+import { NvuiPanel } from './nvui';
 import { PremoveQueue } from './premove';
 import { Promotion, isLastRank } from './promotion';
 import { GameSocket } from './socket';
@@ -38,22 +41,38 @@ export class RoundCtrl {
   private readonly promotion: Promotion;
   private readonly keyboardBoard: KeyboardBoard;
   private orientationSet = false;
+  // R15 touch-move training (FIDE Article 4.3): set up on the home page, kept with the
+  // seat on this device. `touched` is the piece picked up at ply `touchedPly`.
+  readonly touchMove: boolean;
+  touched: Key | null = null;
+  private touchedPly = -1;
+  private sentAtPly = -1; // a move sent at this ply and not yet answered (the touched piece has gone)
+  private promoting = false;
   private halfRtt = 0;
   private readonly offSettings: () => void;
+  readonly nvui: NvuiPanel;
 
   constructor(mount: HTMLElement, readonly gameId: string, seat: string | null) {
+    this.touchMove = !!seatFor(gameId)?.touchMove;
+    this.nvui = new NvuiPanel((command) => (this.state ? commandText(command, this.commandContext(this.state)) : null));
     this.view = new RoundView(this, mount);
     this.board = new Board(this.view.el.board, { viewOnly: false, movable: { color: undefined } });
     this.board.onMove = (m) => this.userMove(m);
     this.board.onPremove = (m) => { if (settings.premoveQueue) { this.premoves.push(m); this.redraw(); } };
     this.promotion = new Promotion(this.view.el.board);
-    this.keyboardBoard = new KeyboardBoard(this.view.el.board, this.board);
+    this.keyboardBoard = new KeyboardBoard(this.view.el.board, this.board, {
+      lock: () => this.touchLock(), refuse: () => this.refuseTouch(), after: () => this.checkTouch(),
+    });
+    if (this.touchMove) {
+      // After chessground has handled the press and the release (it listens on the board and the document).
+      for (const type of ['pointerdown', 'pointerup'] as const) document.addEventListener(type, this.touchSoon);
+    }
     this.premoves = new PremoveQueue(this.board, () => this.state?.variant ?? 'standard');
     this.clocks = new Clocks({ white: this.view.el.clockWhite, black: this.view.el.clockBlack });
     this.clocks.onLow = (c) => { if (this.isMine(c)) play('lowtime'); };
     this.socket = new GameSocket(gameId, seat, {
       state: (s) => this.onState(s),
-      error: (code, message) => { toast(errorText(code, message)); this.redraw(); }, // undo what the board ran ahead with
+      error: (code, message) => { this.sentAtPly = -1; toast(errorText(code, message)); this.redraw(); }, // undo what the board ran ahead with
       status: (st) => this.view.setConn(st, this.state !== null),
       lag: (rtt) => { this.halfRtt = rtt / 2; },
     });
@@ -74,6 +93,7 @@ export class RoundCtrl {
     this.keyboardBoard.destroy();
     this.board.destroy();
     document.removeEventListener('keydown', this.onKey);
+    for (const type of ['pointerdown', 'pointerup'] as const) document.removeEventListener(type, this.touchSoon);
     window.removeEventListener('online', this.kick);
     document.removeEventListener('visibilitychange', this.kick);
   }
@@ -114,20 +134,26 @@ export class RoundCtrl {
     }
     if (s.you === 'both' && settings.autoFlip && s.status === 'ongoing') this.orientation = s.turn;
     const sameGame = prev !== null && prev.id === s.id;
+    if (!sameGame || s.ply !== prev.ply) { this.touched = null; this.sentAtPly = -1; } // a new position: nothing touched yet
     if (sameGame && s.ply < prev.ply && this.viewPly !== null && this.viewPly > s.ply) this.viewPly = null;
+    // Every new move of either side in words (two at once when the robot answered
+    // before the state of our own move came), then the end of the game: one
+    // announcement, so that a screen reader does not drop the first for the second.
+    const said: string[] = [];
     if (sameGame && s.ply > prev.ply && s.san.length) {
-      const i = s.san.length - 1;
-      play(soundForSan(s.san[i]));
-      announce(describeMove(s.moves[i], s.san[i], this.sideOfPly(i) === 'white'));
+      const last = s.san.length - 1;
+      play(soundForSan(s.san[last]));
+      for (let i = Math.max(prev.ply, last - 1, 0); i <= last; i++) said.push(describeMove(s.moves[i], s.san[i], this.sideOfPly(i) === 'white'));
     }
     if (prev && prev.status === 'ongoing' && s.status !== 'ongoing') {
       play('end');
-      announce(endText(s));
+      said.push(endText(s));
       this.premoves.clear();
       this.promotion.cancel();
     }
+    if (said.length) announce(said.join('. '));
     if (s.rematch?.game && s.rematch.seat && s.you !== 'spectator' && s.rematch.game !== s.id) {
-      saveSeat({ game: s.rematch.game, token: s.rematch.seat, color: s.you === 'both' ? 'both' : opposite(s.you), created: Date.now() });
+      saveSeat({ game: s.rematch.game, token: s.rematch.seat, color: s.you === 'both' ? 'both' : opposite(s.you), created: Date.now(), ...(this.touchMove ? { touchMove: true } : {}) });
       location.hash = `#/game/${s.rematch.game}?seat=${encodeURIComponent(s.rematch.seat)}`;
       return;
     }
@@ -162,7 +188,9 @@ export class RoundCtrl {
     const before = piecesOf(s.fen);
     const piece = before.get(m.from);
     if (piece?.role === 'pawn' && isLastRank(m.to)) {
+      this.promoting = true;
       void this.promotion.choose(m.to, piece.color, this.orientation).then((p) => {
+        this.promoting = false;
         if (p) this.sendMove({ uci: moveUci(s.variant, before, m.from, m.to, p) });
         else this.redraw(); // cancelled: back to the server's position
       });
@@ -174,6 +202,7 @@ export class RoundCtrl {
   sendMove(move: MoveText) {
     const s = this.state;
     if (!s) return;
+    this.sentAtPly = s.ply;
     if (this.claimWithMove) {
       const claim = this.claimWithMove;
       this.claimWithMove = '';
@@ -190,12 +219,68 @@ export class RoundCtrl {
     const typed = readTyped(raw, s.fen, s.legal);
     if (!typed) return;
     if (typed.kind === 'command') {
-      const words = commandText(typed.text, { state: s, remaining: (c) => this.clocks.remaining(c), sideOfPly: (i) => this.sideOfPly(i) });
+      const words = commandText(typed.text, this.commandContext(s));
       if (words === null) toast(t('unknownCommand')); else announce(words);
       return;
     }
     if (!this.myTurn()) { toast(t('notYourTurn')); return; }
+    const locked = this.touchLock();
+    if (locked && (!typed.move.uci || typed.move.uci.slice(0, 2) !== locked)) { this.refuseTouch(); return; }
     this.sendMove(typed.move);
+  }
+
+  commandContext(s: GameState): CommandContext {
+    const { number, blackFirst } = startOf(s.initial_fen);
+    return {
+      state: s, orientation: this.orientation,
+      remaining: (c) => this.clocks.remaining(c),
+      sideOfPly: (i) => this.sideOfPly(i),
+      moveNumber: (i) => number + Math.floor((i + (blackFirst ? 1 : 0)) / 2),
+    };
+  }
+
+  // ---- touch-move training (R15, FIDE Article 4) ---------------------------
+
+  // The piece that must be moved now, if any.
+  touchLock(): Key | null {
+    const s = this.state;
+    if (!this.touchMove || !this.touched || !s || this.touchedPly !== s.ply || !this.myTurn() || this.viewPly !== null) return null;
+    if (this.sentAtPly === s.ply || this.promoting) return null; // released on a square: played (or being promoted)
+    return this.touched;
+  }
+
+  touchWords(sq: Key): string {
+    const p = placement(this.state?.fen ?? '').get(sq);
+    return `${p ? pieceWords(p) : ''} ${squareWords(sq)}`.trim();
+  }
+
+  refuseTouch() {
+    const sq = this.touchLock();
+    if (!sq) return;
+    if (this.board.cg.state.selected !== sq) { this.board.cg.selectSquare(null); this.board.cg.selectSquare(sq); }
+    const words = t('touchMoveMust', { piece: this.touchWords(sq) });
+    announce(words);
+    toast(words, 'info');
+  }
+
+  private touchSoon = () => { window.setTimeout(() => this.checkTouch(), 0); };
+
+  // A piece with a legal move picked up (by click, drag or key) becomes the touched
+  // piece; any other selection afterwards is undone with a word why.
+  checkTouch() {
+    const s = this.state;
+    if (!this.touchMove || !s || !this.myTurn() || this.viewPly !== null || this.sentAtPly === s.ply || this.promoting) return;
+    const selected = this.board.cg.state.selected ?? null;
+    if (!this.touchLock()) {
+      if (selected && (s.legal?.[selected]?.length ?? 0) > 0) {
+        this.touched = selected;
+        this.touchedPly = s.ply;
+        this.redraw(); // only this piece's moves are offered from now on
+        this.board.cg.selectSquare(selected);
+      }
+      return;
+    }
+    if (selected !== this.touched) this.refuseTouch();
   }
 
   // ---- premoves -----------------------------------------------------------
@@ -248,6 +333,8 @@ export class RoundCtrl {
     const tgt = e.target;
     if (tgt instanceof HTMLInputElement || tgt instanceof HTMLTextAreaElement || tgt instanceof HTMLSelectElement) return;
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return; // e.g. the keyboard board's own keys
+    if (document.querySelector('dialog[open]')) return; // the Settings dialog has the keys while it is open
+    if (settings.screenReader && this.nvui.key(e.key)) { e.preventDefault(); return; }
     switch (e.key) {
       case 'ArrowLeft': this.step(-1); break;
       case 'ArrowRight': this.step(1); break;

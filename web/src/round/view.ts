@@ -92,7 +92,7 @@ export class RoundView {
     el.root.append(
       h('section.board-col', top, h('div.board-wrap', board), bottom),
       h('aside.side',
-        el.conn, el.status, el.end, el.prompt,
+        el.conn, el.status, el.end, el.prompt, c.nvui.el,
         h('div.moves-box', el.moves, el.nav),
         inputRow, el.actions, el.share, el.tools));
     return el;
@@ -127,6 +127,7 @@ export class RoundView {
     this.renderActions(s);
     this.renderShare(s);
     this.renderTools();
+    c.nvui.show(settings.screenReader);
   }
 
   private renderBoard(s: GameState) {
@@ -145,7 +146,7 @@ export class RoundView {
         check: !!s.check,
         coordinates: settings.coordinates,
         animation: { enabled: settings.animation },
-        movable: { color: movableColor, dests: c.isMine(s.turn) ? Board.dests(s.legal) : new Map(), rookCastle: true },
+        movable: { color: movableColor, dests: c.isMine(s.turn) ? this.dests(s) : new Map(), rookCastle: true },
         premovable: { enabled: mine && s.you !== 'both' },
         highlight: { custom: new Map() },
         draggable: { enabled: true },
@@ -165,6 +166,13 @@ export class RoundView {
       premovable: { enabled: false },
       highlight: { custom: new Map() },
     });
+  }
+
+  // The server's legal moves; with a touched piece (R15) only that piece's.
+  private dests(s: GameState) {
+    const all = Board.dests(s.legal);
+    const locked = this.ctrl.touchLock();
+    return locked ? new Map([[locked, all.get(locked) ?? []]]) : all;
   }
 
   private renderBars(s: GameState) {
@@ -212,9 +220,12 @@ export class RoundView {
     this.el.status.classList.toggle('over', s.status !== 'ongoing');
     const tc = s.clock?.time_control;
     const cls = s.clock?.class ?? '';
-    clear(this.el.status, text ? h('div.status-text', text) : null, h('div.meta',
+    const locked = c.touchLock();
+    clear(this.el.status, text ? h('div.status-text', text) : null,
+      locked ? h('div.touch-note', { 'data-touch': locked }, t('touchMoveMust', { piece: c.touchWords(locked) })) : null, h('div.meta',
       [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
-        tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited')].join(' · ')));
+        tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited'),
+        c.touchMove ? t('touchMoveActive') : ''].filter(Boolean).join(' · ')));
   }
 
   private renderMoves(s: GameState) {
@@ -233,7 +244,8 @@ export class RoundView {
       }
       row.append(h('button.mv', {
         type: 'button', class: i + 1 === cur ? 'active' : '', 'data-ply': String(i + 1),
-        'aria-label': describeMove(s.moves[i], s.san[i], white),
+        // The label begins with what the button shows (WCAG 2.5.3), then the move in words.
+        'aria-label': `${displaySan(s.san[i], white)}: ${describeMove(s.moves[i], s.san[i], white)}`,
         onclick: () => c.goto(i + 1 === s.ply ? null : i + 1),
       }, displaySan(s.san[i], white)));
     }
