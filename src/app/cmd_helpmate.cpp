@@ -12,6 +12,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "app/commands.h"
@@ -44,6 +45,10 @@ std::string line_san(Position pos, const std::vector<Move>& line) {
 
 struct Totals {
     int positions = 0, labelled = 0, equal = 0, wrong_cannot = 0, unknown = 0, errors = 0;
+    struct PerLabel {
+        int positions = 0, equal = 0, unknown = 0;
+    };
+    std::map<std::string, PerLabel> by_label;  // by the expected label
 };
 
 void analyse_line(const std::string& text, int line_no, long budget_ms, std::uint64_t nodes, bool show_line,
@@ -86,8 +91,15 @@ void analyse_line(const std::string& text, int line_no, long budget_ms, std::uin
                 std::cout << '\t' << (c == WHITE ? "white: " : "black: ") << line_san(*pos, u.of(c).line);
     if (!expected.empty()) {
         ++totals.labelled;
-        if (label == expected) ++totals.equal;
-        else std::cout << "\texpected " << expected;
+        Totals::PerLabel& per = totals.by_label[expected];
+        ++per.positions;
+        per.unknown += label.find('?') != std::string::npos;
+        if (label == expected) {
+            ++totals.equal;
+            ++per.equal;
+        } else {
+            std::cout << "\texpected " << expected;
+        }
         for (int i = 0; i < 2; ++i)
             if (label[i] == '-' && expected[i] != '-' && expected[i] != '?') ++totals.wrong_cannot;
     }
@@ -170,10 +182,14 @@ void add_helpmate_command(CLI::App& parent, std::function<int()>& run) {
                 for (std::string text; std::getline(std::cin, text);)
                     analyse_line(text, ++line_no, opts->budget_ms, opts->nodes, opts->line, totals);
             }
-            if (totals.labelled > 0)
+            if (totals.labelled > 0) {
                 std::cerr << "labels equal: " << totals.equal << "/" << totals.labelled
                           << ", wrong \"cannot mate\": " << totals.wrong_cannot << ", unknown: " << totals.unknown
                           << "\n";
+                for (const auto& [label, per] : totals.by_label)
+                    std::cerr << "  " << label << ": " << per.equal << "/" << per.positions << " equal, "
+                              << per.unknown << " unknown\n";
+            }
             return totals.errors ? 1 : 0;
         };
     });

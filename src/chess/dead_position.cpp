@@ -39,65 +39,192 @@ Bitboard slider_step(PieceType pt, Bitboard from, Bitboard walls) {
     return out;
 }
 
-// Pawns that can never move forward: the square ahead holds a pawn that can never
-// move either (an enemy pawn blocked by this one, or a frozen pawn of either colour).
-Bitboard frozen_pawns(const Position& pos) {
-    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
+Bitboard pawn_attacks_of(Color c, Bitboard b) {
+    return c == WHITE ? pawn_attacks_bb<WHITE>(b) : pawn_attacks_bb<BLACK>(b);
+}
+
+// Where the pawns can ever be, given pawns that a piece may take (`gone`: perhaps
+// there, perhaps not) and provided no pawn ever captures (which the caller checks).
+// Frozen: a pawn that is there for good and can never move, because the square
+// ahead holds a frozen pawn. Every other pawn walks up its file until it meets a
+// frozen pawn or an enemy pawn that is there for good (which only comes toward it);
+// it may stand on any square on the way. Own pawns and pawns that may be gone are
+// walked past: that only makes a span larger than it can be, never smaller.
+// False when some pawn could reach its last rank (a promotion changes everything).
+struct PawnSpans {
+    Bitboard frozen = 0;
+    Bitboard span[COLOR_NB] = {0, 0};  // squares a pawn of that colour may stand on
+    Bitboard of[SQUARE_NB] = {};      // per pawn (by its square): its squares
+};
+
+bool pawn_spans(const Position& pos, Bitboard gone, PawnSpans& out) {
+    const Bitboard wp = pos.pieces(WHITE, PAWN) & ~gone, bp = pos.pieces(BLACK, PAWN) & ~gone;
     Bitboard frozen = wp | bp;
     for (;;) {
         const Bitboard next = (wp & frozen & shift<SOUTH>(frozen)) | (bp & frozen & shift<NORTH>(frozen));
-        if (next == frozen) return frozen;
+        if (next == frozen) break;
         frozen = next;
     }
-}
-
-bool frozen_structure_cannot_mate(const Position& pos, Color side) {
-    const Bitboard pawns = pos.pieces(PAWN);
-    if (!pawns || frozen_pawns(pos) != pawns) return false;
-    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
-    const Bitboard pawn_attacks_of[COLOR_NB] = {pawn_attacks_bb<WHITE>(wp), pawn_attacks_bb<BLACK>(bp)};
-    if ((pawn_attacks_of[WHITE] & bp) || (pawn_attacks_of[BLACK] & wp)) return false;  // a pawn can take a pawn
-    if (pos.ep_square() != SQ_NONE) return false;
-
-    Bitboard winner_reach = 0;  // squares the winner's pieces may ever attack
-    Bitboard loser_king_region = 0;
+    out.frozen = frozen;
     for (Color c : {WHITE, BLACK}) {
-        const Bitboard danger = pawn_attacks_of[~c];  // where an enemy pawn could take
-        const Bitboard enemy_pawns = pos.pieces(~c, PAWN);
-        Bitboard pieces = pos.pieces(c) & ~pos.pieces(c, PAWN);
-        while (pieces) {
-            const Square s = pop_lsb(pieces);
-            const PieceType pt = type_of(pos.piece_on(s));
-            Bitboard region = square_bb(s);
-            if (pt == KING) {
-                // A king never enters a square a pawn attacks; it may take a pawn
-                // that no other pawn defends.
-                for (Bitboard grown = region;; region = grown) {
-                    grown = region | (king_step(region) & ~pawns & ~danger);
-                    if (grown == region) break;
+        const Bitboard stops = frozen | (pos.pieces(~c, PAWN) & ~gone);
+        for (Bitboard b = pos.pieces(c, PAWN); b;) {
+            const Square from = pop_lsb(b);
+            Bitboard span = square_bb(from);
+            if (!(frozen & square_bb(from))) {
+                for (Square s = from;;) {
+                    const Square t = Square(int(s) + int(pawn_push(c)));
+                    if (square_bb(t) & stops) break;
+                    if (relative_rank(c, rank_of(t)) == RANK_8) return false;  // it could promote
+                    span |= square_bb(t);
+                    s = t;
                 }
-                if (king_step(region) & enemy_pawns & ~danger) return false;
-                if (c != side) loser_king_region = region;
-                continue;
             }
-            Bitboard reach;
-            for (;;) {
-                reach = pt == KNIGHT ? knight_step(region) : slider_step(pt, region, pawns);
-                const Bitboard grown = region | (reach & ~pawns);
-                if (grown == region) break;
-                region = grown;
-            }
-            if ((region & danger) || (reach & enemy_pawns)) return false;
-            if (c == side) winner_reach |= reach;
+            out.of[from] = span;
+            out.span[c] |= span;
         }
     }
-    return !(winner_reach & loser_king_region);
+    return true;
+}
+
+// The pawns of `c` that may stand on one of `squares`.
+Bitboard pawns_meeting(const Position& pos, const PawnSpans& ps, Color c, Bitboard squares) {
+    Bitboard out = 0;
+    for (Bitboard b = pos.pieces(c, PAWN); b;) {
+        const Square s = pop_lsb(b);
+        if (ps.of[s] & squares) out |= square_bb(s);
+    }
+    return out;
+}
+
+// A static proof that `side` can never mate, on a pawn structure that can only
+// change by pieces taking pawns: no pawn can promote or capture, whatever happens.
+// Frozen pawns are walls; the squares a moving pawn may pass stay open (a larger
+// region than the truth, which only weakens the proof). Every piece then moves in a
+// region found by flood fill; a king never enters a square a frozen enemy pawn
+// attacks. A pawn that a piece or a king may take is perhaps gone: the analysis is
+// repeated with it so (no longer a wall; the pawns it held may move on), until no
+// new pawn can be taken. A piece that can never leave its square and never be taken
+// guards the squares next to it for good, like a frozen pawn. The proof gives up where a pawn could take something or
+// promote. Then the winner mates on a square s of the loser king's region only if
+//   - one of its pieces or pawns can attack s, and
+//   - every flight square of s (a square of the region next to s) is attacked by the
+//     winner or blocked by a piece or pawn of the loser: the flight squares that no
+//     piece or pawn of the winner can ever attack, less those its king attacks from
+//     one square of its region not next to s, need as many of the loser's units that
+//     can ever stand on one of them.
+// If no square passes, the winner can never mate.
+bool blocked_structure_cannot_mate(const Position& pos, Color side) {
+    if (!pos.pieces(PAWN) || pos.ep_square() != SQ_NONE) return false;
+    const Color loser = ~side;
+    Bitboard gone = 0;
+    Bitboard piece_guard[COLOR_NB] = {0, 0};  // squares held for good by pieces that never move
+    for (;;) {
+        PawnSpans ps;
+        if (!pawn_spans(pos, gone, ps)) return false;
+        const Bitboard walls = ps.frozen;
+        const Bitboard pawn_reach[COLOR_NB] = {pawn_attacks_of(WHITE, ps.span[WHITE]),
+                                               pawn_attacks_of(BLACK, ps.span[BLACK])};
+        if ((pawn_reach[WHITE] & ps.span[BLACK]) || (pawn_reach[BLACK] & ps.span[WHITE])) return false;
+        const Bitboard frozen_guard[COLOR_NB] = {pawn_attacks_of(WHITE, walls & pos.pieces(WHITE)),
+                                                 pawn_attacks_of(BLACK, walls & pos.pieces(BLACK))};
+        const Bitboard guard[COLOR_NB] = {frozen_guard[WHITE] | piece_guard[WHITE],
+                                          frozen_guard[BLACK] | piece_guard[BLACK]};
+
+        Bitboard taken = 0;                        // pawns a piece may take
+        Bitboard winner_reach = pawn_reach[side];  // squares the winner's units may attack
+        Bitboard king_region[COLOR_NB] = {0, 0};
+        Bitboard loser_regions[32];
+        int loser_units = 0;
+        struct Unit {
+            Square s;
+            Color c;
+            PieceType pt;
+            Bitboard region, reach;
+        };
+        Unit units[32];
+        int n_units = 0;
+        for (Color c : {WHITE, BLACK}) {
+            for (Bitboard pieces = pos.pieces(c) & ~pos.pieces(c, PAWN); pieces;) {
+                const Square s = pop_lsb(pieces);
+                const PieceType pt = type_of(pos.piece_on(s));
+                Bitboard region = square_bb(s);
+                if (pt == KING) {
+                    const Bitboard closed = walls | guard[~c];
+                    for (Bitboard grown = region;; region = grown) {
+                        grown = region | (king_step(region) & ~closed);
+                        if (grown == region) break;
+                    }
+                    taken |= pawns_meeting(pos, ps, ~c, king_step(region) & ~guard[~c]);
+                    king_region[c] = region;
+                    continue;
+                }
+                Bitboard reach;
+                for (;;) {
+                    reach = pt == KNIGHT ? knight_step(region) : slider_step(pt, region, walls);
+                    const Bitboard grown = region | (reach & ~walls);
+                    if (grown == region) break;
+                    region = grown;
+                }
+                if (region & pawn_reach[~c]) return false;  // a pawn may take it
+                taken |= pawns_meeting(pos, ps, ~c, reach);
+                if (n_units == 32) return false;  // (more pieces than a game can have)
+                units[n_units++] = {s, c, pt, region, reach};
+                if (c == side) winner_reach |= reach;
+                else loser_regions[loser_units++] = region;
+            }
+        }
+        // A piece shut in on its square by walls that no enemy piece or king can ever
+        // take holds the squares next to it for good (nothing can come between): the
+        // enemy king never enters them nor takes a pawn there. Repeat with them.
+        Bitboard held[COLOR_NB] = {0, 0};
+        for (int i = 0; i < n_units; ++i) {
+            const Unit& u = units[i];
+            if (u.region != square_bb(u.s)) continue;
+            bool takeable = king_step(king_region[~u.c]) & square_bb(u.s) & ~frozen_guard[u.c];
+            for (int j = 0; j < n_units && !takeable; ++j) takeable = units[j].c != u.c && (units[j].reach & square_bb(u.s));
+            if (!takeable) held[u.c] |= u.pt == KNIGHT ? knight_attacks(u.s) : u.reach & king_attacks(u.s);
+        }
+        if ((held[WHITE] & ~piece_guard[WHITE]) || (held[BLACK] & ~piece_guard[BLACK])) {
+            piece_guard[WHITE] |= held[WHITE];
+            piece_guard[BLACK] |= held[BLACK];
+            continue;
+        }
+        if (taken & ~gone) {
+            gone |= taken;
+            piece_guard[WHITE] = piece_guard[BLACK] = 0;  // the walls changed: found again
+            continue;
+        }
+        const Bitboard loser_king_region = king_region[loser];
+        if (!(winner_reach & loser_king_region)) return true;  // never even a check
+        for (Bitboard b = pos.pieces(loser, PAWN) & ~walls; b;) {
+            if (loser_units == 32) return false;
+            loser_regions[loser_units++] = ps.of[pop_lsb(b)];
+        }
+        const Bitboard winner_king_region = king_region[side];
+        for (Bitboard targets = winner_reach & loser_king_region; targets;) {
+            const Square s = pop_lsb(targets);
+            // Flight squares no piece or pawn of the winner can ever attack: the
+            // winner's king (never next to s) covers some of them from one square,
+            // the loser's units must stand on the rest.
+            const Bitboard open = king_attacks(s) & loser_king_region & ~winner_reach;
+            auto blockable = [&](Bitboard rest) {
+                int blockers = 0;
+                for (int i = 0; i < loser_units; ++i) blockers += (loser_regions[i] & rest) != 0;
+                return blockers >= popcount(rest);
+            };
+            if (blockable(open)) return false;  // a mate on s is not ruled out
+            for (Bitboard w = winner_king_region & king_step(open) & ~king_step(square_bb(s)); w;)
+                if (blockable(open & ~king_attacks(pop_lsb(w)))) return false;
+        }
+        return true;
+    }
 }
 
 }  // namespace
 
 bool statically_cannot_mate(const Position& pos, Color side) {
-    return pos.has_insufficient_material(side) || frozen_structure_cannot_mate(pos, side);
+    return pos.has_insufficient_material(side) || blocked_structure_cannot_mate(pos, side);
 }
 
 MateAnswer can_checkmate(const Position& pos, Color side, const MateBudget& budget) {
