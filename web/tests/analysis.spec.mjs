@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, shot, move, waitPly, startGame, pieceSquares } from './helpers.mjs';
+import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -49,6 +50,7 @@ test('E4: Analyse after the fool\'s mate marks 2. g4 as a blunder, with graph, s
   assert.equal(await count('black', 'mistake'), '0');
   assert.match(await count('white', 'accuracy'), /%$/);
   await shot(page, 'analysis-done');
+  await assertAccessible(page, 'the analysis view');
 
   // Clicking a move goes to that position, and the engine's best move there is an arrow.
   await page.locator('.mv[data-ply="1"]').click();

@@ -172,6 +172,33 @@ for (const lang of LANGS.filter((l) => l !== 'en')) {
   });
 }
 
+// The analysis view (issue 10) in each language: the summary, the marks' words, the
+// graph's name and the comment under the board.
+for (const lang of LANGS.filter((l) => l !== 'en')) {
+  test(`P17: the analysis of a finished game in ${lang}`, async () => {
+    const page = await newPage(browser, `${server.url}/?lang=${lang}`);
+    await page.waitForSelector('[data-action=play]');
+    await page.click('[data-field=opponent] [data-value=hotseat]');
+    await page.click('[data-action=play]');
+    await page.waitForSelector('.game-screen[data-status=ongoing]');
+    const moves = [['f2', 'f3'], ['e7', 'e5'], ['g2', 'g4'], ['d8', 'h4']];
+    for (let i = 0; i < moves.length; i++) {
+      await move(page, ...moves[i]);
+      await waitPly(page, i + 1);
+    }
+    await page.waitForSelector('.game-screen[data-status=checkmate]');
+    await page.click('[data-action=analyse]');
+    await page.waitForSelector('.analysis[data-phase=done]', { timeout: 60000 });
+    await page.locator('.mv[data-ply="3"]').click();
+    await page.waitForTimeout(300);
+    assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], 'analysis strings still in English');
+    if (FAMILY[lang]) assert.deepEqual((await fallbackGlyphs(page, 'body', lang)).bad, []);
+    await shot(page, `lang-analysis-${lang}`);
+    await assertAccessible(page, `the analysis view in ${lang}`);
+    await page.context().close();
+  });
+}
+
 test('P17: without ?lang the browser\'s language decides, then English', async () => {
   for (const [locale, want] of [['fi-FI', 'fi'], ['ja-JP', 'ja'], ['de-DE', 'en']]) {
     const page = await newPage(browser, `${server.url}/`, { locale });
