@@ -83,8 +83,8 @@ void fuzz_ws(std::string_view in) {
                              R"({"v":1,"opponent":"robot","color":"white","level":1,"time_control":"3+2","casual":true})",
                              R"({"v":1,"opponent":"invite","color":"white","time_control":"-"})"}) {
         auto c = w.hub->create_game(spec, "127.0.0.1");
-        FUZZ_CHECK(std::holds_alternative<CreatedGame>(c), "a fixed game could not be created");
-        const CreatedGame& g = std::get<CreatedGame>(c);
+        FUZZ_CHECK(c.ok(), "a fixed game could not be created");
+        const CreatedGame& g = c.value();
         games.push_back({g.id, {g.white_token.value_or(""), g.black_token.value_or("")}});
     }
     std::vector<std::shared_ptr<Checker>> subscribers;
@@ -93,9 +93,9 @@ void fuzz_ws(std::string_view in) {
         for (int s = 0; s < 3; ++s) {
             auto sub = std::make_shared<Checker>();
             auto r = w.hub->connect(games[i].id, s < 2 ? games[i].tokens[s] : "", sub);
-            if (auto* seat = std::get_if<Seat>(&r)) {
+            if (r.ok()) {
                 subscribers.push_back(sub);
-                seats.emplace_back(i, *seat);
+                seats.emplace_back(i, r.value());
             }
         }
     FUZZ_CHECK(!seats.empty(), "no seat connected");
