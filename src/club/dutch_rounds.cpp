@@ -156,6 +156,7 @@ private:
             long long c8 = 0, c9 = 0, c10 = 0, c11 = 0, f[4] = {0, 0, 0, 0}, s[4] = {0, 0, 0, 0};
             long long floater_rank = 0, exchange = 0, tie = 0;
             int s1 = -1, s2 = -1;  // S1 and S2 indices of a pair across the halves
+            int r1 = -1, r2 = -1;  // the same in the remainder of a heterogeneous bracket
         };
         std::vector<Cand> cands;
         for (int x = 0; x < nv; ++x) {
@@ -192,9 +193,14 @@ private:
                         c.tie = std::abs(pb - (mdp_count + pa));
                         if (!c.exchange) c.s1 = pa, c.s2 = pb - mdp_count;
                     } else {
-                        const int base = mdp_count, rest = m - mdp_count, half = rest / 2;
+                        // In a heterogeneous bracket the remainder is what the moved-down
+                        // players leave: in the first candidates, the residents after
+                        // the top ones they meet.
+                        const int base = mdp_count + std::min(mdp_count, m - mdp_count);
+                        const int rest = m - base, half = rest / 2;
                         const int ra = pa - base, rb = pb - base;
                         c.exchange = (ra < half) == (rb < half) ? 1 : 0;
+                        if (mdp_count > 0 && !c.exchange && ra >= 0) c.r1 = ra, c.r2 = rb - half;
                         // D.1 tries the higher S1 players' partners first: their
                         // distance from the first candidate counts more.
                         c.tie = std::abs(rb - (ra + half)) * (ra < half ? half - ra : 1);
@@ -276,19 +282,25 @@ private:
         // partner as early in S2 as possible, then S1[1]'s, ...: the S2 index of
         // S1[i]'s partner counts with the weight base^(P-1-i). Where that does not
         // fit in the weight, the weighted distance above stands alone.
-        const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
-        const int p2 = mdp_count > 0 ? m - mdp_count : m - m / 2;
-        const int base_bits = bit_length(p2);
-        const int order_bits = p1 * base_bits + bit_length(nv) + 2;
-        if (p1 > 0 && total_bits + order_bits + bit_length(nv) + 2 <= 250) {
+        auto order_field = [&](int p1, int p2, auto index) {
+            const int base_bits = bit_length(p2);
+            const int order_bits = p1 * base_bits + bit_length(nv) + 2;
+            if (p1 <= 0 || total_bits + order_bits + bit_length(nv) + 2 > 250) return;
             const Wide top = Wide(1).shifted(p1 * base_bits);
             for (std::size_t k = 0; k < cands.size(); ++k) {
+                auto [i, j] = index(cands[k]);
                 Wide v = 0;
-                if (cands[k].s1 >= 0 && cands[k].s1 < p1)
-                    v = Wide(cands[k].s2).shifted((p1 - 1 - cands[k].s1) * base_bits);
+                if (i >= 0 && i < p1) v = Wide(j).shifted((p1 - 1 - i) * base_bits);
                 weights[k] = weights[k].shifted(order_bits) + (top - v);
             }
             total_bits += order_bits;
+        };
+        const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
+        order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
+                    [](const Cand& c) { return std::pair{c.s1, c.s2}; });
+        if (mdp_count > 0) {
+            const int rest = m - mdp_count - p1;
+            order_field(rest / 2, rest - rest / 2, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
         }
         for (auto get : {+[](const Cand& c) { return c.tie; }, +[](const Cand& c) { return c.floater_rank; }}) {
             long long maxv = 0;
