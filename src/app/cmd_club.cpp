@@ -44,7 +44,7 @@ void add_pair_command(CLI::App& parent, std::function<int()>& run) {
     };
     auto opts = std::make_shared<Options>();
     CLI::App* cmd = parent.add_subcommand("pair", "Pair the next round of a Swiss tournament given as a FIDE TRF file");
-    cmd->add_flag("--dutch", opts->dutch, "The FIDE Dutch system (C.04.3); only round 1 is implemented so far")->required();
+    cmd->add_flag("--dutch", opts->dutch, "The FIDE Dutch system (C.04.3, with C.04.1); every round")->required();
     cmd->add_option("file", opts->file, "Tournament file (TRF-2026 or TRF(x))")->required();
     cmd->add_option("-p", opts->output, "Write the pairing to this file instead of standard output");
     cmd->callback([opts, &run] {

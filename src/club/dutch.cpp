@@ -48,7 +48,8 @@ std::vector<PairingPlayer> pairing_players(const Tournament& t, int round) {
             p.colour_by_round.push_back(e.played() ? e.colour : Colour::NONE);
             if (e.opponent != 0) p.opponents.insert(e.opponent);
             // A.4: scores at the start of that round decide the float.
-            Float f = Float::DOWN;
+            // C.04.3 1.4.3 (2025): scoring more than a loss without playing is a downfloat.
+            Float f = t.scoring.points(e.result) > t.scoring.loss ? Float::DOWN : Float::NONE;
             if (e.played()) {
                 double mine = t.score(pl, r - 1);
                 const Player* opp = t.find(e.opponent);
@@ -107,13 +108,11 @@ Colour allocate_colours(const PairingPlayer& a, const PairingPlayer& b, bool a_r
     return a_ranks_higher ? hi_colour : opposite(hi_colour);
 }
 
-Result<Round> pair_dutch(const Tournament& t) {
+Result<Round> pair_dutch(const Tournament& t, DutchTrace* trace) {
     const int round = t.rounds_paired() + 1;
     if (t.total_rounds > 0 && round > t.total_rounds)
         return make_error("all " + std::to_string(t.total_rounds) + " rounds are paired");
-    if (round > 1)
-        return make_error("round " + std::to_string(round) +
-                          ": the Dutch system is implemented for round 1 only; later rounds are not paired yet");
+    if (round > 1) return pair_dutch_later_round(t, round, trace);
     std::vector<PairingPlayer> players = pairing_players(t, round);
     std::sort(players.begin(), players.end(), [](const PairingPlayer& x, const PairingPlayer& y) { return x.id < y.id; });
     Round out;

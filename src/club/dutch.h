@@ -1,16 +1,16 @@
 // Outpost — Swiss pairings by the FIDE Dutch system (SPEC P20; Handbook C.04.3
 // with the general rules C.04.1 and C.04.2).
 //
-// STATUS: what is here is the groundwork and round 1. The pairing of rounds 2
-// and later (score brackets, floaters, the quality criteria in their order) is
-// NOT implemented: pair_dutch() answers those rounds with an error instead of a
-// pairing that might differ from the rules.
+// Round 1 here (dutch.cpp); rounds 2 and later in dutch_rounds.cpp, where the
+// header comment says how the criteria become edge weights and which part of the
+// Handbook's candidate order (D) is exact and which approximated.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chess/result.h"
@@ -59,12 +59,26 @@ std::vector<std::vector<int>> score_brackets(const std::vector<PairingPlayer>& p
 // `initial` is the colour the first pairing number had in round 1.
 Colour allocate_colours(const PairingPlayer& a, const PairingPlayer& b, bool a_ranks_higher, Colour initial);
 
-// The next round's pairing. Round 1 is exact: the upper half against the lower
-// half in pairing-number order, colours alternating board by board from the
-// initial colour (White when the file names none), and with an odd count the
-// bye to the last player. Later rounds return an error saying they are not
-// implemented.
-Result<Round> pair_dutch(const Tournament& t);
+// What the pairing of a later round decided in one bracket (for checks and tests).
+struct BracketDecision {
+    double resident_score = 0;                // the scoregroup of the residents
+    std::vector<int> players;                 // moved-down players, then residents, in rank order
+    std::vector<std::pair<int, int>> pairs;   // (higher ranked, lower ranked)
+    std::vector<int> downfloaters;            // left for the next bracket (the last: the bye)
+};
+struct DutchTrace {
+    std::vector<BracketDecision> brackets;
+};
+
+// The next round's pairing. Round 1: the upper half against the lower half in
+// pairing-number order, colours alternating board by board from the initial
+// colour (White when the file names none), and with an odd count the bye to the
+// last player. Later rounds: pair_dutch_later_round.
+Result<Round> pair_dutch(const Tournament& t, DutchTrace* trace = nullptr);
+
+// Rounds 2 and later (dutch_rounds.cpp): brackets from the top, each paired by a
+// maximum-weight matching whose weights hold the criteria C.4-C.19 in order.
+Result<Round> pair_dutch_later_round(const Tournament& t, int round, DutchTrace* trace);
 
 // The absolute criteria for a proposed round: every participant exactly once, at
 // most one bye, no rematch and no bye to a player who may not get one (C.04.1),

@@ -16,16 +16,22 @@ namespace outpost::club {
 
 namespace {
 
+// Halving an even dual difference (weights are doubled on entry).
+std::int64_t half(std::int64_t x) { return x / 2; }
+Wide half(const Wide& x) { return x.half(); }
+
+template <class W, class Edge>
 class Matcher {
 public:
-    Matcher(int n, const std::vector<WeightedEdge>& edges, bool max_cardinality)
+    Matcher(int n, const std::vector<Edge>& edges, bool max_cardinality)
         : n_(n), m_(static_cast<int>(edges.size())), max_cardinality_(max_cardinality) {
-        std::int64_t max_weight = 0;
-        for (const WeightedEdge& e : edges) {
+        W max_weight = 0;
+        for (const Edge& e : edges) {
             u_.push_back(e.u);
             v_.push_back(e.v);
-            w_.push_back(2 * e.weight);
-            max_weight = std::max(max_weight, 2 * e.weight);
+            W doubled = W(e.weight) + W(e.weight);
+            w_.push_back(doubled);
+            if (max_weight < doubled) max_weight = doubled;
         }
         endpoint_.resize(2 * static_cast<std::size_t>(m_));
         neighbend_.assign(static_cast<std::size_t>(n_), {});
@@ -76,7 +82,7 @@ public:
                         int k = p / 2;
                         int w = endpoint_[p];
                         if (inblossom_[v] == inblossom_[w]) continue;
-                        std::int64_t kslack = 0;
+                        W kslack = 0;
                         if (!allowedge_[k]) {
                             kslack = slack(k);
                             if (kslack <= 0) allowedge_[k] = true;
@@ -109,20 +115,20 @@ public:
 
                 // No tight edge left: change the duals (four kinds of step).
                 int deltatype = -1, deltaedge = -1, deltablossom = -1;
-                std::int64_t delta = 0;
+                W delta = 0;
                 if (!max_cardinality_) {
                     deltatype = 1;
                     delta = *std::min_element(dual_.begin(), dual_.begin() + n_);
                 }
                 for (int v = 0; v < n_; ++v) {
                     if (label_[inblossom_[v]] == 0 && bestedge_[v] != -1) {
-                        std::int64_t d = slack(bestedge_[v]);
+                        W d = slack(bestedge_[v]);
                         if (deltatype == -1 || d < delta) delta = d, deltatype = 2, deltaedge = bestedge_[v];
                     }
                 }
                 for (int b = 0; b < 2 * n_; ++b) {
                     if (blossomparent_[b] == -1 && label_[b] == 1 && bestedge_[b] != -1) {
-                        std::int64_t d = slack(bestedge_[b]) / 2;
+                        W d = half(slack(bestedge_[b]));
                         if (deltatype == -1 || d < delta) delta = d, deltatype = 3, deltaedge = bestedge_[b];
                     }
                 }
@@ -133,7 +139,8 @@ public:
                 }
                 if (deltatype == -1) {
                     deltatype = 1;
-                    delta = std::max<std::int64_t>(0, *std::min_element(dual_.begin(), dual_.begin() + n_));
+                    delta = *std::min_element(dual_.begin(), dual_.begin() + n_);
+                    if (delta < W(0)) delta = 0;
                 }
                 for (int v = 0; v < n_; ++v) {
                     if (label_[inblossom_[v]] == 1) dual_[v] -= delta;
@@ -171,7 +178,7 @@ public:
     }
 
 private:
-    std::int64_t slack(int k) const { return dual_[u_[k]] + dual_[v_[k]] - w_[k]; }
+    W slack(int k) const { return dual_[u_[k]] + dual_[v_[k]] - w_[k]; }
 
     void leaves(int b, std::vector<int>& out) const {
         if (b < n_) {
@@ -422,23 +429,36 @@ private:
     int n_, m_;
     bool max_cardinality_;
     std::vector<int> u_, v_;
-    std::vector<std::int64_t> w_;
+    std::vector<W> w_;
     std::vector<int> endpoint_;
     std::vector<std::vector<int>> neighbend_;
     std::vector<int> mate_, label_, labelend_, inblossom_, blossomparent_, blossombase_, bestedge_, unused_, queue_;
     std::vector<std::vector<int>> blossomchilds_, blossomendps_, blossombestedges_;
     std::vector<bool> has_bestedges_, allowedge_;
-    std::vector<std::int64_t> dual_;
+    std::vector<W> dual_;
 };
 
 }  // namespace
 
-std::vector<int> max_weight_matching(int vertices, const std::vector<WeightedEdge>& edges, bool max_cardinality) {
+namespace {
+
+template <class W, class Edge>
+std::vector<int> run(int vertices, const std::vector<Edge>& edges, bool max_cardinality) {
     if (vertices <= 0) return {};
-    std::vector<WeightedEdge> valid;
-    for (const WeightedEdge& e : edges)
+    std::vector<Edge> valid;
+    for (const Edge& e : edges)
         if (e.u != e.v && e.u >= 0 && e.v >= 0 && e.u < vertices && e.v < vertices) valid.push_back(e);
-    return Matcher(vertices, valid, max_cardinality).solve();
+    return Matcher<W, Edge>(vertices, valid, max_cardinality).solve();
+}
+
+}  // namespace
+
+std::vector<int> max_weight_matching(int vertices, const std::vector<WeightedEdge>& edges, bool max_cardinality) {
+    return run<std::int64_t>(vertices, edges, max_cardinality);
+}
+
+std::vector<int> max_weight_matching_wide(int vertices, const std::vector<WideEdge>& edges, bool max_cardinality) {
+    return run<Wide>(vertices, edges, max_cardinality);
 }
 
 }  // namespace outpost::club

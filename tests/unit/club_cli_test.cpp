@@ -61,12 +61,23 @@ TEST_F(ClubCliP20, PairNamesTheLineAndFieldOfABadFile) {
     EXPECT_NE(r.err.find("cannot read"), std::string::npos);
 }
 
-TEST_F(ClubCliP20, PairSaysLaterRoundsAreNotImplemented) {
-    const std::string file = write("r2.trf", player_line(1, "     2 w 1") + player_line(2, "     1 b 0") + "XXR 3\n");
+// Round 2 by the Dutch system (C.04.3): the winners of round 1 meet by colour
+// preference, 4 against 1 and 2 against 3; a round nobody can pair is an error.
+TEST_F(ClubCliP20, PairDutchSecondRound) {
+    const char* rounds[] = {"     5 w 1", "     6 b 1", "     7 w 1", "     8 b 1",
+                            "     1 b 0", "     2 w 0", "     3 b 0", "     4 w 0"};
+    std::string text;
+    for (int i = 1; i <= 8; ++i) text += player_line(i, rounds[i - 1]);
+    const std::string file = write("r2.trf", text + "XXR 5\n");
     ProcessOutput r = run({"pair", "--dutch", file});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "4\n4 1\n2 3\n5 8\n7 6\n");
+
+    const std::string met = write("met.trf", player_line(1, "     2 w 1") + player_line(2, "     1 b 0") + "XXR 3\n");
+    r = run({"pair", "--dutch", met});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(r.out, "");
-    EXPECT_NE(r.err.find("round 1 only"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("round 2: no pairing"), std::string::npos) << r.err;
 }
 
 TEST_F(ClubCliP20, StandingsAndRoundRobin) {

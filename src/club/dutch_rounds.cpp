@@ -1,0 +1,380 @@
+// Outpost — FIDE Dutch system, rounds 2 and later (Handbook C.04.3 with C.04.1).
+//
+// The brackets are paired from the top. For each bracket (its moved-down players
+// and its residents) one maximum-weight matching is computed over the bracket and
+// every player below it (and the bye, when the count is odd). Every vertex must be
+// matched (maximum cardinality), which is the completion criterion C.4: whatever
+// this bracket does, the rest of the round can still be paired under the absolute
+// criteria C.1-C.3. The weight of an edge is a 256-bit number whose bit fields hold
+// the quality criteria in their order of priority, most important highest, so that
+// a heavier matching is one that is better by the first criterion where the two
+// differ:
+//   C.5  the number of pairs in the bracket (maximised);
+//   C.6  the pairing score difference, a count per distinct score difference from
+//        the largest down (minimised); a downfloater's difference is its score
+//        minus one point less than the lowest score of the bracket;
+//   C.7  the same two for the next bracket (the choice of downfloaters);
+//   C.8, C.9  topscorers (last round) beyond ±2 or with three equal colours;
+//   C.10, C.11  players who do not get their colour preference, their strong one;
+//   C.12-C.15  players with the same down-/upfloat as one and two rounds before;
+//   C.16-C.19  the score differences of those players;
+// and last the tie-break between pairings equally good by all of these, the
+// Handbook's order of candidates (D): first no exchange between S1 and S2, then
+// the transpositions of S2 in lexicographic order (S1 being the moved-down players
+// of a heterogeneous bracket, else the upper half), exact wherever its
+// base^(P-1-i) field fits in the 256 bits (brackets up to about 40 players); then
+// a weighted distance from the first candidate and the lowest-ranked players as
+// downfloaters. The order of exchanges (D.2) and of the remainder of a
+// heterogeneous bracket (D.3) is approximated by those last fields, not exact.
+// Bracket players matched within the bracket are its pairs; those matched below
+// it float down.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "club/dutch.h"
+#include "club/matching.h"
+
+namespace outpost::club {
+
+namespace {
+
+int bit_length(long long v) {
+    int b = 0;
+    while (v > 0) ++b, v >>= 1;
+    return b;
+}
+
+struct Field {
+    bool maximise = false;
+    std::vector<long long> values;  // per candidate edge
+};
+
+class RoundPairer {
+public:
+    RoundPairer(const Tournament& t, int round, std::vector<PairingPlayer> players)
+        : t_(t), round_(round), players_(std::move(players)) {
+        std::sort(players_.begin(), players_.end(), [](const PairingPlayer& a, const PairingPlayer& b) {
+            return a.score != b.score ? a.score > b.score : a.id < b.id;
+        });
+        n_ = static_cast<int>(players_.size());
+        for (const PairingPlayer& p : players_) half_.push_back(std::llround(p.score * 2));
+        for (int i = 0; i < n_; ++i) {
+            if (i == 0 || half_[i] != half_[i - 1]) group_scores_.push_back(half_[i]);
+            group_.push_back(static_cast<int>(group_scores_.size()) - 1);
+        }
+        bye_ = n_ % 2 == 1 ? n_ : -1;
+        last_round_ = t.total_rounds > 0 && round == t.total_rounds;
+        const double max_now = t.scoring.win * (round - 1);
+        for (const PairingPlayer& p : players_) topscorer_.push_back(last_round_ && p.score > max_now / 2);
+    }
+
+    Result<Round> run(DutchTrace* trace) {
+        std::vector<int> mdps;
+        std::vector<int> partner(static_cast<std::size_t>(n_) + 1, -2);
+        const int groups = static_cast<int>(group_scores_.size());
+        for (int g = 0; g < groups; ++g) {
+            std::vector<int> bracket = mdps;
+            for (int i = 0; i < n_; ++i)
+                if (group_[i] == g) bracket.push_back(i);
+            std::vector<int> lower;
+            for (int i = 0; i < n_; ++i)
+                if (group_[i] > g) lower.push_back(i);
+            if (bye_ >= 0) lower.push_back(bye_);
+            auto result = pair_bracket(g, bracket, lower);
+            if (!result.ok()) return make_error(result.error().message);
+            BracketDecision d;
+            d.resident_score = static_cast<double>(group_scores_[g]) / 2;
+            for (int i : bracket) d.players.push_back(players_[i].id);
+            mdps.clear();
+            for (int i : bracket) {
+                int m = (*result)[i];
+                if (std::find(bracket.begin(), bracket.end(), m) != bracket.end()) {
+                    partner[i] = m;
+                    if (i < m) d.pairs.emplace_back(players_[i].id, players_[m].id);
+                } else {
+                    mdps.push_back(i);
+                    d.downfloaters.push_back(players_[i].id);
+                }
+            }
+            if (trace) trace->brackets.push_back(std::move(d));
+        }
+        // What is left after the last bracket is the one player for the bye.
+        Round out;
+        for (int i = 0; i < n_; ++i) {
+            int m = partner[i];
+            if (m < i) continue;
+            const PairingPlayer& a = players_[i];
+            const PairingPlayer& b = players_[m];
+            Colour c = allocate_colours(a, b, true, t_.initial_colour);
+            out.push_back(c == Colour::WHITE ? Pairing{a.id, b.id} : Pairing{b.id, a.id});
+        }
+        if (mdps.size() > 1) return make_error("internal: more than one player left without a pairing");
+        if (mdps.size() == 1) out.push_back(Pairing{players_[mdps[0]].id, 0});
+        return out;
+    }
+
+private:
+    bool compatible(int a, int b) const {
+        if (a == bye_ || b == bye_) return players_[a == bye_ ? b : a].may_get_bye;
+        const PairingPlayer& x = players_[a];
+        const PairingPlayer& y = players_[b];
+        if (x.opponents.count(y.id)) return false;  // C.1
+        if (x.strength == PreferenceStrength::ABSOLUTE && y.strength == PreferenceStrength::ABSOLUTE &&
+            x.preference == y.preference && !topscorer_[a] && !topscorer_[b])
+            return false;  // C.3
+        return true;
+    }
+
+    // Float of the player in an earlier round, `back` rounds before this one.
+    static Float float_before(const PairingPlayer& p, int back) {
+        int k = static_cast<int>(p.floats.size()) - back;
+        return k >= 0 ? p.floats[static_cast<std::size_t>(k)] : Float::NONE;
+    }
+
+    // The matching for one bracket; mate per player index (bye_ for the bye).
+    Result<std::vector<int>> pair_bracket(int g, const std::vector<int>& bracket, const std::vector<int>& lower) {
+        std::vector<int> verts = bracket;
+        verts.insert(verts.end(), lower.begin(), lower.end());
+        const int nv = static_cast<int>(verts.size());
+        std::vector<char> in_bracket(static_cast<std::size_t>(n_) + 1, 0);
+        for (int i : bracket) in_bracket[i] = 1;
+        const long long r = group_scores_[g];
+        const bool has_next = g + 1 < static_cast<int>(group_scores_.size());
+        const long long r1 = has_next ? group_scores_[g + 1] : 0;
+        auto in_next = [&](int v) { return v != bye_ && has_next && group_[v] == g + 1; };
+        const int m = static_cast<int>(bracket.size());
+        int mdp_count = 0;
+        for (int i : bracket)
+            if (group_[i] < g) ++mdp_count;
+
+        struct Cand {
+            int a, b;  // local vertex numbers
+            long long c5 = 0, psd = -1, c7a = 0, psd7 = -1;
+            long long c8 = 0, c9 = 0, c10 = 0, c11 = 0, f[4] = {0, 0, 0, 0}, s[4] = {0, 0, 0, 0};
+            long long floater_rank = 0, exchange = 0, tie = 0;
+            int s1 = -1, s2 = -1;  // S1 and S2 indices of a pair across the halves
+            int r1 = -1, r2 = -1;  // the same in the remainder of a heterogeneous bracket
+        };
+        std::vector<Cand> cands;
+        for (int x = 0; x < nv; ++x) {
+            for (int y = x + 1; y < nv; ++y) {
+                int a = verts[x], b = verts[y];
+                if (!compatible(a, b)) continue;
+                Cand c{x, y};
+                const bool ba = in_bracket[a], bb = in_bracket[b];
+                if (ba && bb) {
+                    // A pair of the bracket (a ranks higher: brackets are in rank order).
+                    c.c5 = 1;
+                    const long long diff = std::llabs(half_[a] - half_[b]);
+                    c.psd = diff;
+                    colour_fields(a, b, c.c8, c.c9, c.c10, c.c11);
+                    if (half_[a] != half_[b]) {
+                        int hi = half_[a] > half_[b] ? a : b, lo = hi == a ? b : a;
+                        for (int back = 1; back <= 2; ++back) {
+                            if (float_before(players_[hi], back) == Float::DOWN) {
+                                c.f[back == 1 ? 0 : 2] += 1;
+                                c.s[back == 1 ? 0 : 2] += diff;
+                            }
+                            if (float_before(players_[lo], back) == Float::UP) {
+                                c.f[back == 1 ? 1 : 3] += 1;
+                                c.s[back == 1 ? 1 : 3] += diff;
+                            }
+                        }
+                    }
+                    // The Handbook's first candidates: S1 (the moved-down players, or
+                    // the upper half) against S2 in order; pairs inside S1 or inside
+                    // S2 need an exchange.
+                    int pa = position(bracket, a), pb = position(bracket, b);
+                    if (mdp_count > 0 && pa < mdp_count) {
+                        c.exchange = pb < mdp_count ? 1 : 0;
+                        c.tie = std::abs(pb - (mdp_count + pa));
+                        if (!c.exchange) c.s1 = pa, c.s2 = pb - mdp_count;
+                    } else {
+                        // In a heterogeneous bracket the remainder is what the moved-down
+                        // players leave: in the first candidates, the residents after
+                        // the top ones they meet.
+                        const int base = mdp_count + std::min(mdp_count, m - mdp_count);
+                        const int rest = m - base, half = rest / 2;
+                        const int ra = pa - base, rb = pb - base;
+                        c.exchange = (ra < half) == (rb < half) ? 1 : 0;
+                        if (mdp_count > 0 && !c.exchange && ra >= 0) c.r1 = ra, c.r2 = rb - half;
+                        // D.1 tries the higher S1 players' partners first: their
+                        // distance from the first candidate counts more.
+                        c.tie = std::abs(rb - (ra + half)) * (ra < half ? half - ra : 1);
+                        if (mdp_count == 0 && !c.exchange) c.s1 = ra, c.s2 = rb - half;
+                    }
+                } else if (ba || bb) {
+                    int x_down = ba ? a : b, other = ba ? b : a;
+                    const long long diff = half_[x_down] - (r - 2);
+                    c.psd = diff;
+                    for (int back = 1; back <= 2; ++back)
+                        if (float_before(players_[x_down], back) == Float::DOWN) {
+                            c.f[back == 1 ? 0 : 2] += 1;
+                            c.s[back == 1 ? 0 : 2] += diff;
+                        }
+                    c.floater_rank = m - 1 - position(bracket, x_down);
+                    if (has_next) {
+                        if (in_next(other)) {
+                            c.c7a = 1;
+                            c.psd7 = half_[x_down] - half_[other];
+                        } else {
+                            c.psd7 = half_[x_down] - (r1 - 2);
+                        }
+                    }
+                } else if (has_next) {
+                    const bool na = in_next(a), nb = in_next(b);
+                    if (na && nb) {
+                        c.c7a = 1;
+                        c.psd7 = 0;
+                    } else if (na || nb) {
+                        c.psd7 = half_[na ? a : b] - (r1 - 2);
+                    }
+                }
+                cands.push_back(c);
+            }
+        }
+        if (cands.empty() && nv > 0) return make_error(no_pairing_message());
+
+        // The fields, most important first.
+        std::vector<Field> fields;
+        auto add = [&](bool maximise, auto get) {
+            Field f;
+            f.maximise = maximise;
+            for (const Cand& c : cands) f.values.push_back(get(c));
+            fields.push_back(std::move(f));
+        };
+        auto count_fields = [&](auto get_diff) {
+            std::vector<long long> diffs;
+            for (const Cand& c : cands)
+                if (get_diff(c) >= 0) diffs.push_back(get_diff(c));
+            std::sort(diffs.begin(), diffs.end(), std::greater<>());
+            diffs.erase(std::unique(diffs.begin(), diffs.end()), diffs.end());
+            for (long long d : diffs) add(false, [&, d](const Cand& c) { return get_diff(c) == d ? 1LL : 0LL; });
+        };
+        add(true, [](const Cand& c) { return c.c5; });
+        count_fields([](const Cand& c) { return c.psd; });
+        add(true, [](const Cand& c) { return c.c7a; });
+        count_fields([](const Cand& c) { return c.psd7; });
+        add(false, [](const Cand& c) { return c.c8; });
+        add(false, [](const Cand& c) { return c.c9; });
+        add(false, [](const Cand& c) { return c.c10; });
+        add(false, [](const Cand& c) { return c.c11; });
+        for (int k = 0; k < 4; ++k) add(false, [k](const Cand& c) { return c.f[k]; });
+        for (int k = 0; k < 4; ++k) add(false, [k](const Cand& c) { return c.s[k]; });
+        add(false, [](const Cand& c) { return c.exchange; });
+
+        std::vector<Wide> weights(cands.size(), Wide(0));
+        int total_bits = 0;
+        for (const Field& f : fields) {
+            long long maxv = *std::max_element(f.values.begin(), f.values.end());
+            if (maxv == 0) continue;
+            int width = bit_length(maxv * (nv / 2 + 1)) + 1;
+            total_bits += width;
+            for (std::size_t k = 0; k < cands.size(); ++k) {
+                long long v = f.maximise ? f.values[k] : maxv - f.values[k];
+                weights[k] = weights[k].shifted(width) + Wide(v);
+            }
+        }
+        // D.1: the transpositions of S2 in lexicographic order, that is S1[0]'s
+        // partner as early in S2 as possible, then S1[1]'s, ...: the S2 index of
+        // S1[i]'s partner counts with the weight base^(P-1-i). Where that does not
+        // fit in the weight, the weighted distance above stands alone.
+        auto order_field = [&](int p1, int p2, auto index) {
+            const int base_bits = bit_length(p2);
+            const int order_bits = p1 * base_bits + bit_length(nv) + 2;
+            if (p1 <= 0 || total_bits + order_bits + bit_length(nv) + 2 > 250) return;
+            const Wide top = Wide(1).shifted(p1 * base_bits);
+            for (std::size_t k = 0; k < cands.size(); ++k) {
+                auto [i, j] = index(cands[k]);
+                Wide v = 0;
+                if (i >= 0 && i < p1) v = Wide(j).shifted((p1 - 1 - i) * base_bits);
+                weights[k] = weights[k].shifted(order_bits) + (top - v);
+            }
+            total_bits += order_bits;
+        };
+        const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
+        order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
+                    [](const Cand& c) { return std::pair{c.s1, c.s2}; });
+        if (mdp_count > 0) {
+            const int rest = m - mdp_count - p1;
+            order_field(rest / 2, rest - rest / 2, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+        }
+        for (auto get : {+[](const Cand& c) { return c.tie; }, +[](const Cand& c) { return c.floater_rank; }}) {
+            long long maxv = 0;
+            for (const Cand& c : cands) maxv = std::max(maxv, get(c));
+            if (maxv == 0) continue;
+            int width = bit_length(maxv * (nv / 2 + 1)) + 1;
+            if (total_bits + width + bit_length(nv) + 2 > 250) continue;  // a tie-break that does not fit
+            total_bits += width;
+            for (std::size_t k = 0; k < cands.size(); ++k) weights[k] = weights[k].shifted(width) + Wide(maxv - get(cands[k]));
+        }
+        if (total_bits + bit_length(nv) + 2 > 250)
+            return make_error("round " + std::to_string(round_) + ": the pairing criteria need more than 250 bits here");
+        std::vector<WideEdge> edges;
+        for (std::size_t k = 0; k < cands.size(); ++k) edges.push_back({cands[k].a, cands[k].b, weights[k]});
+        std::vector<int> mate = max_weight_matching_wide(nv, edges, true);
+        std::vector<int> out(static_cast<std::size_t>(n_) + 1, -1);
+        for (int x = 0; x < nv; ++x) {
+            if (mate[x] < 0) return make_error(no_pairing_message());
+            out[verts[x]] = verts[mate[x]];
+        }
+        return out;
+    }
+
+    static int position(const std::vector<int>& v, int x) {
+        return static_cast<int>(std::find(v.begin(), v.end(), x) - v.begin());
+    }
+
+    // C.8-C.11 for the pair (a, b), a ranking higher, with the colours E gives.
+    void colour_fields(int a, int b, long long& c8, long long& c9, long long& c10, long long& c11) const {
+        const PairingPlayer& x = players_[a];
+        const PairingPlayer& y = players_[b];
+        Colour cx = allocate_colours(x, y, true, t_.initial_colour);
+        Colour cy = opposite(cx);
+        const bool tops = topscorer_[a] || topscorer_[b];
+        for (int k = 0; k < 2; ++k) {
+            const PairingPlayer& p = k == 0 ? x : y;
+            Colour c = k == 0 ? cx : cy;
+            if (tops) {
+                int diff = p.colour_difference + (c == Colour::WHITE ? 1 : -1);
+                if (diff > 2 || diff < -2) ++c8;
+                std::vector<Colour> played;
+                for (Colour h : p.colour_by_round)
+                    if (h != Colour::NONE) played.push_back(h);
+                if (played.size() >= 2 && played[played.size() - 1] == c && played[played.size() - 2] == c) ++c9;
+            }
+            if (p.preference != Colour::NONE && p.preference != c) {
+                ++c10;
+                if (p.strength >= PreferenceStrength::STRONG) ++c11;
+            }
+        }
+    }
+
+    std::string no_pairing_message() const {
+        return "round " + std::to_string(round_) +
+               ": no pairing satisfies the absolute criteria (C.04.1: no rematch, at most one bye; C.04.3 C.3)";
+    }
+
+    const Tournament& t_;
+    int round_;
+    std::vector<PairingPlayer> players_;
+    int n_ = 0;
+    int bye_ = -1;
+    bool last_round_ = false;
+    std::vector<long long> half_;
+    std::vector<long long> group_scores_;
+    std::vector<int> group_;
+    std::vector<bool> topscorer_;
+};
+
+}  // namespace
+
+Result<Round> pair_dutch_later_round(const Tournament& t, int round, DutchTrace* trace) {
+    RoundPairer pairer(t, round, pairing_players(t, round));
+    return pairer.run(trace);
+}
+
+}  // namespace outpost::club

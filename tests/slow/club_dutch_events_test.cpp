@@ -1,0 +1,29 @@
+// Outpost — the Dutch system (SPEC P20; Handbook C.04.3 with C.04.1) over many
+// random events of 20-200 players paired round by round: the absolute criteria,
+// no rematch, at most one bye per player, colour differences within ±2, no three
+// equal colours running (outside the last round), and the slowest round printed.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "../support/dutch_events.h"
+
+using namespace outpost::test;
+
+TEST(DutchC04_3Slow, HundredsOfRandomEventsOf20To200Players) {
+    std::mt19937 rng(20261124);
+    double slowest = 0, slowest_cpu = 0;
+    int events = 0;
+    for (int k = 0; k < 200; ++k) {
+        int n = 20 + static_cast<int>(rng() % 181);
+        random_event(rng, n, 5 + static_cast<int>(rng() % 7), "event " + std::to_string(k), &slowest,
+                     &slowest_cpu);
+        if (HasFailure()) return;
+        ++events;
+    }
+    std::printf("[ dutch ] %d events of 20-200 players: slowest round paired in %.3f s (%.3f s of processor time)\n",
+                events, slowest, slowest_cpu);
+}

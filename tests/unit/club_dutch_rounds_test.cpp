@@ -1,0 +1,450 @@
+// Outpost — FIDE Dutch system, rounds 2 and later (SPEC P20; Handbook C.04.3
+// with C.04.1): a hand-checked round, an exhaustive reference that knows nothing
+// of the edge weights, and properties of many random tournaments.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "club/dutch.h"
+#include "club/trf.h"
+#include "../support/dutch_events.h"
+
+using namespace outpost::club;
+using namespace outpost::test;
+
+namespace {
+
+// ---- The exhaustive reference ------------------------------------------------
+// Written from the Handbook's text, without the weights: for a bracket (its
+// moved-down players and residents) and everyone below it, every pairing of all
+// of them that keeps the absolute criteria is tried, and the criteria are compared
+// in their order, each computed directly from the pairs.
+
+struct Ref {
+    std::vector<PairingPlayer> ps;  // by rank
+    bool last_round = false;
+    double max_score = 0;
+    Colour initial = Colour::NONE;
+
+    const PairingPlayer& by_id(int id) const {
+        for (const PairingPlayer& p : ps)
+            if (p.id == id) return p;
+        throw std::runtime_error("no player " + std::to_string(id));
+    }
+    int rank(int id) const {
+        for (std::size_t i = 0; i < ps.size(); ++i)
+            if (ps[i].id == id) return static_cast<int>(i);
+        return 1 << 20;  // the bye (id 0) ranks last
+    }
+    bool topscorer(const PairingPlayer& p) const { return last_round && p.score > max_score / 2; }
+    bool legal(int a, int b) const {
+        if (a == 0 || b == 0) return by_id(a == 0 ? b : a).may_get_bye;  // C.04.1 c
+        const PairingPlayer& x = by_id(a);
+        const PairingPlayer& y = by_id(b);
+        if (x.opponents.count(b)) return false;  // C.04.1 b
+        if (x.strength == PreferenceStrength::ABSOLUTE && y.strength == PreferenceStrength::ABSOLUTE &&
+            x.preference == y.preference && !topscorer(x) && !topscorer(y))
+            return false;  // C.3
+        return true;
+    }
+    double score(int id) const { return id == 0 ? -1000 : by_id(id).score; }
+};
+
+using Matching = std::vector<std::pair<int, int>>;
+
+struct DOrderCount {
+    int homogeneous = 0, homogeneous_different = 0, heterogeneous = 0, heterogeneous_different = 0;
+};
+
+void all_matchings(const Ref& ref, std::vector<int> left, Matching& cur, std::vector<Matching>& out) {
+    if (left.empty()) {
+        out.push_back(cur);
+        return;
+    }
+    int a = left[0];
+    for (std::size_t k = 1; k < left.size(); ++k) {
+        int b = left[k];
+        if (!ref.legal(a, b)) continue;
+        std::vector<int> rest;
+        for (std::size_t j = 1; j < left.size(); ++j)
+            if (j != k) rest.push_back(left[j]);
+        cur.emplace_back(a, b);
+        all_matchings(ref, rest, cur, out);
+        cur.pop_back();
+    }
+}
+
+// The score differences of a bracket (C.6): each pair's, and for each player who
+// floats down, its score minus one point less than the lowest score present.
+std::vector<double> psd(const Ref& ref, const std::set<int>& bracket, const Matching& m, double lowest) {
+    std::vector<double> d;
+    for (auto [a, b] : m) {
+        bool ia = bracket.count(a), ib = bracket.count(b);
+        if (ia && ib) d.push_back(std::fabs(ref.score(a) - ref.score(b)));
+        else if (ia) d.push_back(ref.score(a) - (lowest - 1));
+        else if (ib) d.push_back(ref.score(b) - (lowest - 1));
+    }
+    std::sort(d.rbegin(), d.rend());
+    return d;
+}
+
+// The criteria C.5-C.19 for the bracket's part of a complete matching, in order;
+// smaller is better, compared lexicographically.
+std::vector<double> criteria(const Ref& ref, const std::set<int>& bracket, double resident, double next_resident,
+                             bool has_next, const Matching& m) {
+    std::vector<double> v;
+    int pairs = 0;
+    std::set<int> floaters;
+    for (auto [a, b] : m) {
+        bool ia = bracket.count(a), ib = bracket.count(b);
+        if (ia && ib) ++pairs;
+        else if (ia) floaters.insert(a);
+        else if (ib) floaters.insert(b);
+    }
+    v.push_back(-pairs);                                 // C.5
+    for (double d : psd(ref, bracket, m, resident)) v.push_back(d);  // C.6
+    if (has_next) {                                      // C.7
+        std::set<int> next = floaters;
+        for (const PairingPlayer& p : ref.ps)
+            if (p.score == next_resident) next.insert(p.id);
+        int next_pairs = 0;
+        for (auto [a, b] : m)
+            if (next.count(a) && next.count(b)) ++next_pairs;
+        v.push_back(-next_pairs);
+        for (double d : psd(ref, next, m, next_resident)) v.push_back(d);
+    }
+    double c[12] = {0};  // C.8 .. C.19
+    for (auto [a, b] : m) {
+        if (!bracket.count(a) || !bracket.count(b)) continue;
+        const PairingPlayer& x = ref.by_id(ref.rank(a) < ref.rank(b) ? a : b);
+        const PairingPlayer& y = ref.by_id(ref.rank(a) < ref.rank(b) ? b : a);
+        Colour cx = allocate_colours(x, y, true, ref.initial);
+        bool tops = ref.topscorer(x) || ref.topscorer(y);
+        for (int k = 0; k < 2; ++k) {
+            const PairingPlayer& p = k == 0 ? x : y;
+            Colour got = k == 0 ? cx : opposite(cx);
+            int diff = p.colour_difference + (got == Colour::WHITE ? 1 : -1);
+            std::vector<Colour> played;
+            for (Colour h : p.colour_by_round)
+                if (h != Colour::NONE) played.push_back(h);
+            bool three = played.size() >= 2 && played.back() == got && played[played.size() - 2] == got;
+            if (tops && std::abs(diff) > 2) c[0] += 1;  // C.8
+            if (tops && three) c[1] += 1;               // C.9
+            if (p.preference != Colour::NONE && got != p.preference) {
+                c[2] += 1;                                                   // C.10
+                if (p.strength == PreferenceStrength::STRONG || p.strength == PreferenceStrength::ABSOLUTE)
+                    c[3] += 1;                                               // C.11
+            }
+        }
+    }
+    auto float_at = [](const PairingPlayer& p, int back) {
+        int k = static_cast<int>(p.floats.size()) - back;
+        return k >= 0 ? p.floats[static_cast<std::size_t>(k)] : Float::NONE;
+    };
+    for (auto [a, b] : m) {
+        bool ia = bracket.count(a), ib = bracket.count(b);
+        if (!ia && !ib) continue;
+        if (ia && ib) {
+            if (ref.score(a) == ref.score(b)) continue;
+            const PairingPlayer& hi = ref.by_id(ref.score(a) > ref.score(b) ? a : b);
+            const PairingPlayer& lo = ref.by_id(ref.score(a) > ref.score(b) ? b : a);
+            double diff = hi.score - lo.score;
+            for (int back = 1; back <= 2; ++back) {
+                if (float_at(hi, back) == Float::DOWN) c[back == 1 ? 4 : 6] += 1, c[back == 1 ? 8 : 10] += diff;
+                if (float_at(lo, back) == Float::UP) c[back == 1 ? 5 : 7] += 1, c[back == 1 ? 9 : 11] += diff;
+            }
+        } else {
+            const PairingPlayer& down = ref.by_id(ia ? a : b);
+            double diff = down.score - (resident - 1);
+            for (int back = 1; back <= 2; ++back)
+                if (float_at(down, back) == Float::DOWN) c[back == 1 ? 4 : 6] += 1, c[back == 1 ? 8 : 10] += diff;
+        }
+    }
+    // The order of the criteria: C.12-C.15 counts, then C.16-C.19 score differences.
+    for (double x : c) v.push_back(x);
+    return v;
+}
+
+// Checks every bracket decision of the fast pairing: no complete pairing of the
+// bracket and the players below it is better by the criteria in their order.
+void check_against_reference(const Tournament& t, int round, const DutchTrace& trace, const std::string& where,
+                             DOrderCount* d_order = nullptr) {
+    Ref ref;
+    ref.ps = pairing_players(t, round);
+    std::sort(ref.ps.begin(), ref.ps.end(), [](const PairingPlayer& a, const PairingPlayer& b) {
+        return a.score != b.score ? a.score > b.score : a.id < b.id;
+    });
+    ref.last_round = round == t.total_rounds;
+    ref.max_score = t.scoring.win * (round - 1);
+    ref.initial = t.initial_colour;
+    std::set<double> scores;
+    for (const PairingPlayer& p : ref.ps) scores.insert(p.score);
+    for (const BracketDecision& d : trace.brackets) {
+        std::set<int> bracket(d.players.begin(), d.players.end());
+        std::vector<int> all(d.players.begin(), d.players.end());
+        for (const PairingPlayer& p : ref.ps)
+            if (p.score < d.resident_score) all.push_back(p.id);
+        if (ref.ps.size() % 2 == 1) all.push_back(0);
+        auto it = scores.find(d.resident_score);
+        bool has_next = it != scores.begin();
+        double next_resident = has_next ? *std::prev(it) : 0;
+        std::vector<Matching> ms;
+        Matching cur;
+        all_matchings(ref, all, cur, ms);
+        ASSERT_FALSE(ms.empty()) << where;
+        std::vector<double> best, chosen;
+        std::set<std::pair<int, int>> fast(d.pairs.begin(), d.pairs.end());
+        std::set<int> fast_down(d.downfloaters.begin(), d.downfloaters.end());
+        bool found = false;
+        for (const Matching& m : ms) {
+            std::vector<double> v = criteria(ref, bracket, d.resident_score, next_resident, has_next, m);
+            if (best.empty() || v < best) best = v;
+            std::set<std::pair<int, int>> pairs;
+            std::set<int> down;
+            for (auto [a, b] : m) {
+                bool ia = bracket.count(a), ib = bracket.count(b);
+                if (ia && ib) pairs.insert(ref.rank(a) < ref.rank(b) ? std::pair{a, b} : std::pair{b, a});
+                else if (ia) down.insert(a);
+                else if (ib) down.insert(b);
+            }
+            if (pairs == fast && down == fast_down && (!found || v < chosen)) chosen = v, found = true;
+        }
+        ASSERT_TRUE(found) << where << ": the fast bracket pairing cannot be completed";
+        ASSERT_EQ(chosen, best) << where << ", bracket at score " << d.resident_score;
+        // D.1 in a homogeneous bracket: S1 the first P players (P the number of
+        // pairs), S2 the others in every order, lexicographically; S1[i] meets
+        // S2[i] and the rest of S2 floats down. The first candidate as good as
+        // the best is the Handbook's pairing (when no exchange is needed).
+        bool homogeneous = true;
+        for (int id : d.players) homogeneous = homogeneous && ref.score(id) == d.resident_score;
+        if (d_order && homogeneous) {
+            const std::size_t p = d.pairs.size();
+            std::vector<int> s1(d.players.begin(), d.players.begin() + static_cast<long>(p));
+            std::vector<int> s2(d.players.begin() + static_cast<long>(p), d.players.end());
+            std::vector<int> below;
+            for (int id : all)
+                if (!bracket.count(id)) below.push_back(id);
+            std::set<std::pair<std::vector<std::pair<int, int>>, std::vector<int>>> tried;
+            std::vector<std::pair<int, int>> first;
+            do {
+                Matching head;
+                bool ok = true;
+                for (std::size_t i = 0; i < p && ok; ++i) {
+                    ok = ref.legal(s1[i], s2[i]);
+                    head.emplace_back(s1[i], s2[i]);
+                }
+                if (!ok) continue;
+                std::vector<int> rest = below;
+                rest.insert(rest.begin(), s2.begin() + static_cast<long>(p), s2.end());
+                std::vector<Matching> tails;
+                Matching tcur;
+                all_matchings(ref, rest, tcur, tails);
+                for (const Matching& tail : tails) {
+                    Matching m = head;
+                    m.insert(m.end(), tail.begin(), tail.end());
+                    if (criteria(ref, bracket, d.resident_score, next_resident, has_next, m) == best) {
+                        for (std::size_t i = 0; i < p; ++i) first.emplace_back(s1[i], s2[i]);
+                        break;
+                    }
+                }
+            } while (first.empty() && std::next_permutation(s2.begin(), s2.end()));
+            if (first.empty()) continue;  // only an exchange (D.2) reaches the best
+            ++d_order->homogeneous;
+            if (std::set<std::pair<int, int>>(first.begin(), first.end()) != fast) {
+                ++d_order->homogeneous_different;
+                std::string text = where + ": D.1 gives";
+                for (auto [a, b] : first) text += " " + std::to_string(a) + "-" + std::to_string(b);
+                text += ", the pairing has";
+                for (auto [a, b] : fast) text += " " + std::to_string(a) + "-" + std::to_string(b);
+                ADD_FAILURE() << text;
+            }
+        }
+        // D.3 in a heterogeneous bracket: S1 the moved-down players that are paired
+        // (M1 of them, the highest), S2 the residents in every order; then the
+        // remainder as a homogeneous bracket in its own D.1 order. Counted, not
+        // asserted: this order is approximated (see docs/events.md).
+        if (d_order && !homogeneous) {
+            std::vector<int> mdps, residents;
+            for (int id : d.players) (ref.score(id) > d.resident_score ? mdps : residents).push_back(id);
+            std::size_t m1 = 0;
+            for (auto [a, b] : d.pairs) m1 += (ref.score(a) > d.resident_score) != (ref.score(b) > d.resident_score);
+            const std::size_t rem_pairs = d.pairs.size() - m1;
+            std::vector<int> below;
+            for (int id : all)
+                if (!bracket.count(id)) below.push_back(id);
+            std::vector<std::pair<int, int>> first;
+            std::vector<int> s2 = residents, last_prefix;
+            bool any = false;
+            do {
+                std::vector<int> prefix(s2.begin(), s2.begin() + static_cast<long>(std::min(m1, s2.size())));
+                if (any && prefix == last_prefix) continue;
+                any = true;
+                last_prefix = prefix;
+                Matching head;
+                bool ok = m1 <= mdps.size() && m1 <= s2.size();
+                for (std::size_t k = 0; k < m1 && ok; ++k) {
+                    ok = ref.legal(mdps[k], s2[k]);
+                    head.emplace_back(mdps[k], s2[k]);
+                }
+                if (!ok) continue;
+                std::vector<int> rem(s2.begin() + static_cast<long>(m1), s2.end());
+                std::sort(rem.begin(), rem.end(), [&](int a, int b) { return ref.rank(a) < ref.rank(b); });
+                if (rem.size() < 2 * rem_pairs) continue;
+                std::vector<int> r1(rem.begin(), rem.begin() + static_cast<long>(rem_pairs));
+                std::vector<int> r2(rem.begin() + static_cast<long>(rem_pairs), rem.end());
+                do {
+                    Matching m = head;
+                    bool ok2 = true;
+                    for (std::size_t k = 0; k < rem_pairs && ok2; ++k) {
+                        ok2 = ref.legal(r1[k], r2[k]);
+                        m.emplace_back(r1[k], r2[k]);
+                    }
+                    if (!ok2) continue;
+                    std::vector<int> rest = below;
+                    rest.insert(rest.begin(), r2.begin() + static_cast<long>(rem_pairs), r2.end());
+                    rest.insert(rest.begin(), mdps.begin() + static_cast<long>(m1), mdps.end());
+                    std::vector<Matching> tails;
+                    Matching tcur;
+                    all_matchings(ref, rest, tcur, tails);
+                    for (const Matching& tail : tails) {
+                        Matching full = m;
+                        full.insert(full.end(), tail.begin(), tail.end());
+                        if (criteria(ref, bracket, d.resident_score, next_resident, has_next, full) == best) {
+                            first = m;
+                            break;
+                        }
+                    }
+                } while (first.empty() && std::next_permutation(r2.begin(), r2.end()));
+            } while (first.empty() && std::next_permutation(s2.begin(), s2.end()));
+            if (first.empty()) continue;
+            std::set<std::pair<int, int>> want;
+            for (auto [a, b] : first) want.insert(ref.rank(a) < ref.rank(b) ? std::pair{a, b} : std::pair{b, a});
+            ++d_order->heterogeneous;
+            if (want != fast) {
+                if (++d_order->heterogeneous_different <= 6 && std::getenv("DUTCH_SHOW")) {
+                    std::string text = where + " [";
+                    for (int id : d.players) text += " " + std::to_string(id) + (ref.score(id) > d.resident_score ? "*" : "");
+                    text += " ] D.3:";
+                    for (auto [a, b] : want) text += " " + std::to_string(a) + "-" + std::to_string(b);
+                    text += ", chosen:";
+                    for (auto [a, b] : fast) text += " " + std::to_string(a) + "-" + std::to_string(b);
+                    std::printf("%s\n", text.c_str());
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+// Round 2 after the higher-ranked player won every game of round 1: the colour
+// preferences (C.10) decide between the transpositions, 1 against 4, 2 against 3.
+TEST(DutchC04_3, SecondRoundColoursDecideTheTransposition) {
+    Tournament t = empty_tournament(8, 5);
+    std::mt19937 rng(1);
+    auto r1 = pair_dutch(t);
+    ASSERT_TRUE(r1.ok());
+    ASSERT_EQ(write_pairing(*r1), "4\n1 5\n6 2\n3 7\n8 4\n");
+    for (const Pairing& g : *r1) {
+        int hi = std::min(g.white, g.black);
+        int lo = std::max(g.white, g.black);
+        set_entry(t, hi, 1, {lo, hi == g.white ? Colour::WHITE : Colour::BLACK, ResultCode::WIN});
+        set_entry(t, lo, 1, {hi, lo == g.white ? Colour::WHITE : Colour::BLACK, ResultCode::LOSS});
+    }
+    DutchTrace trace;
+    auto r2 = pair_dutch(t, &trace);
+    ASSERT_TRUE(r2.ok()) << r2.error().message;
+    EXPECT_EQ(write_pairing(*r2), "4\n4 1\n2 3\n5 8\n7 6\n");
+    check_against_reference(t, 2, trace, "hand example");
+}
+
+// The pairing of two players who have met cannot be made: an error, not a guess.
+TEST(DutchC04_1, NoLegalPairingIsAnError) {
+    Tournament t = empty_tournament(2, 3);
+    set_entry(t, 1, 1, {2, Colour::WHITE, ResultCode::WIN});
+    set_entry(t, 2, 1, {1, Colour::BLACK, ResultCode::LOSS});
+    auto r = pair_dutch(t);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("round 2"), std::string::npos);
+}
+
+// A player who had the pairing-allocated bye does not get it again (C.04.1 c);
+// three players: 3 had the bye, so the bye of round 2 goes to someone else.
+TEST(DutchC04_1, NoSecondPairingAllocatedBye) {
+    Tournament t = empty_tournament(3, 3);
+    auto r1 = pair_dutch(t);
+    ASSERT_TRUE(r1.ok());
+    ASSERT_EQ(write_pairing(*r1), "2\n1 2\n3 0\n");
+    set_entry(t, 1, 1, {2, Colour::WHITE, ResultCode::DRAW});
+    set_entry(t, 2, 1, {1, Colour::BLACK, ResultCode::DRAW});
+    set_entry(t, 3, 1, {0, Colour::NONE, ResultCode::PAIRING_BYE});
+    auto r2 = pair_dutch(t);
+    ASSERT_TRUE(r2.ok()) << r2.error().message;
+    for (const Pairing& g : *r2)
+        if (g.is_bye()) {
+            EXPECT_NE(g.white, 3);
+        }
+}
+
+// The exhaustive reference against the fast pairing, bracket by bracket, over
+// hundreds of small random tournaments (4-10 players, late entries absent in
+// round 1, half-point byes requested in advance, several rounds).
+TEST(DutchC04_3, EveryBracketIsOptimalByTheCriteriaInOrderAgainstExhaustiveSearch) {
+    std::mt19937 rng(2026);
+    int checked_rounds = 0;
+    DOrderCount d_order;
+    for (int tour = 0; tour < 300; ++tour) {
+        int n = 4 + static_cast<int>(rng() % 7);
+        int rounds = std::min(n - 1, 3 + static_cast<int>(rng() % 4));
+        Tournament t = empty_tournament(n, rounds);
+        for (int r = 1; r <= rounds; ++r) {
+            // A requested half-point bye now and then.
+            if (r > 1 && rng() % 4 == 0) set_entry(t, 1 + static_cast<int>(rng() % n), r, {0, Colour::NONE, ResultCode::HALF_BYE});
+            DutchTrace trace;
+            auto pairing = pair_dutch(t, &trace);
+            std::string where = "tournament " + std::to_string(tour) + " round " + std::to_string(r);
+            if (!pairing.ok()) break;  // small events run out of legal pairings
+            if (r > 1) {
+                check_against_reference(t, r, trace, where, &d_order);
+                if (::testing::Test::HasFatalFailure()) return;
+                ++checked_rounds;
+            }
+            play(t, r, *pairing, rng);
+        }
+    }
+    EXPECT_GT(checked_rounds, 500);
+    std::printf("[ dutch ] D.1 order: %d homogeneous brackets compared, %d different; D.3: %d heterogeneous, %d different\n",
+                d_order.homogeneous, d_order.homogeneous_different, d_order.heterogeneous, d_order.heterogeneous_different);
+    EXPECT_GT(d_order.homogeneous, 300);
+    EXPECT_EQ(d_order.homogeneous_different, 0);
+}
+
+TEST(DutchC04_3, RandomEventsKeepTheAbsoluteCriteriaAndColourLimits) {
+    std::mt19937 rng(7);
+    for (int k = 0; k < 120; ++k) {
+        int n = 20 + static_cast<int>(rng() % 41);
+        random_event(rng, n, 7 + static_cast<int>(rng() % 3), "event " + std::to_string(k), nullptr);
+        if (HasFailure()) return;
+    }
+}
+
+// 200 players, nine rounds: the time of the slowest round is printed (P20 asks
+// for under a second; not asserted, the machine is shared).
+TEST(DutchC04_3, TwoHundredPlayersRoundByRound) {
+    std::mt19937 rng(200);
+    double slowest = 0, slowest_cpu = 0;
+    random_event(rng, 200, 9, "200 players", &slowest, &slowest_cpu);
+    std::printf("[ dutch ] 200 players, 9 rounds: slowest round paired in %.3f s (%.3f s of processor time)\n", slowest,
+                slowest_cpu);
+}
