@@ -13,7 +13,10 @@
 //     some day attack a square of the losing king's region; if none can, the winner
 //     can never even give check. This covers bishops locked to one colour by a chain
 //     of pawns on the other colour, rooks and knights shut behind their own pawns,
-//     and kings on either side of a blocked chain.
+//     and kings on either side of a blocked chain. Pieces that cannot move now (a
+//     king shut in a corner by its own pawn and enemy pawns) are first supposed to
+//     stay for good, walls like the frozen pawns; the proof stands only if the
+//     structure it finds confirms that none of them can ever move or be taken.
 #include "chess/dead_position.h"
 
 #include "chess/helpmate.h"

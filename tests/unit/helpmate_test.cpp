@@ -201,6 +201,11 @@ TEST(HelpmatePublishedVectors, HardOnesDecidedExactly) {
         {"--", "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - -"},
         {"W-", "kB6/7p/4b1pP/1p1p1pP1/1P1P1P2/6K1/8/8 w - -"},
         {"WB", "8/2k5/8/1p1p1p2/1P1P1P2/4B3/2K5/8 w - -"},
+        // A king that can never leave its corner (the blocked-structure proof).
+        {"--", "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - -"},
+        // Long helpmates that need a promotion (found with the guide's pawn terms).
+        {"WB", "4k3/p1p1p1p1/8/8/8/8/P1P1P1P1/4K3 w - -"},
+        {"WB", "4k3/8/8/p1p1p1p1/PpPpPpPp/1P1P1P1B/6K1/5B2 w - -"},
     };
     for (const Labelled& v : hard) {
         const Position p = fen(v.fen);
