@@ -13,7 +13,10 @@
 //     some day attack a square of the losing king's region; if none can, the winner
 //     can never even give check. This covers bishops locked to one colour by a chain
 //     of pawns on the other colour, rooks and knights shut behind their own pawns,
-//     and kings on either side of a blocked chain.
+//     and kings on either side of a blocked chain. Pieces that cannot move now (a
+//     king shut in a corner by its own pawn and enemy pawns) are first supposed to
+//     stay for good, walls like the frozen pawns; the proof stands only if the
+//     structure it finds confirms that none of them can ever move or be taken.
 #include "chess/dead_position.h"
 
 #include "chess/helpmate.h"
@@ -57,17 +60,18 @@ struct PawnSpans {
     Bitboard of[SQUARE_NB] = {};      // per pawn (by its square): its squares
 };
 
-bool pawn_spans(const Position& pos, Bitboard gone, PawnSpans& out) {
+bool pawn_spans(const Position& pos, Bitboard gone, Bitboard stuck, PawnSpans& out) {
     const Bitboard wp = pos.pieces(WHITE, PAWN) & ~gone, bp = pos.pieces(BLACK, PAWN) & ~gone;
     Bitboard frozen = wp | bp;
     for (;;) {
-        const Bitboard next = (wp & frozen & shift<SOUTH>(frozen)) | (bp & frozen & shift<NORTH>(frozen));
+        const Bitboard block = frozen | stuck;
+        const Bitboard next = (wp & frozen & shift<SOUTH>(block)) | (bp & frozen & shift<NORTH>(block));
         if (next == frozen) break;
         frozen = next;
     }
     out.frozen = frozen;
     for (Color c : {WHITE, BLACK}) {
-        const Bitboard stops = frozen | (pos.pieces(~c, PAWN) & ~gone);
+        const Bitboard stops = frozen | stuck | (pos.pieces(~c, PAWN) & ~gone);
         for (Bitboard b = pos.pieces(c, PAWN); b;) {
             const Square from = pop_lsb(b);
             Bitboard span = square_bb(from);
@@ -114,22 +118,33 @@ Bitboard pawns_meeting(const Position& pos, const PawnSpans& ps, Color c, Bitboa
 //     one square of its region not next to s, need as many of the loser's units that
 //     can ever stand on one of them.
 // If no square passes, the winner can never mate.
-bool blocked_structure_cannot_mate(const Position& pos, Color side) {
-    if (!pos.pieces(PAWN) || pos.ep_square() != SQ_NONE) return false;
+//
+// `stuck` is a hypothesis: pieces (a king too) that never move and are never taken.
+// They are walls like the frozen pawns, and a pawn they stand in front of is frozen.
+// The proof holds only if the hypothesis holds in the structure it finds: each of
+// them has its own square as region and no unit, king or pawn of the other side can
+// ever reach it (then, by induction over the moves of any game, none of them ever
+// moves or is taken). When the proof would succeed but some of them fail this test,
+// they are returned in `refuted` and the caller tries again without them.
+bool blocked_structure_proof(const Position& pos, Color side, Bitboard stuck, Bitboard& refuted) {
     const Color loser = ~side;
     Bitboard gone = 0;
     Bitboard piece_guard[COLOR_NB] = {0, 0};  // squares held for good by pieces that never move
     for (;;) {
         PawnSpans ps;
-        if (!pawn_spans(pos, gone, ps)) return false;
-        const Bitboard walls = ps.frozen;
+        if (!pawn_spans(pos, gone, stuck, ps)) return false;
+        const Bitboard walls = ps.frozen | stuck;
         const Bitboard pawn_reach[COLOR_NB] = {pawn_attacks_of(WHITE, ps.span[WHITE]),
                                                pawn_attacks_of(BLACK, ps.span[BLACK])};
         if ((pawn_reach[WHITE] & ps.span[BLACK]) || (pawn_reach[BLACK] & ps.span[WHITE])) return false;
-        const Bitboard frozen_guard[COLOR_NB] = {pawn_attacks_of(WHITE, walls & pos.pieces(WHITE)),
-                                                 pawn_attacks_of(BLACK, walls & pos.pieces(BLACK))};
-        const Bitboard guard[COLOR_NB] = {frozen_guard[WHITE] | piece_guard[WHITE],
-                                          frozen_guard[BLACK] | piece_guard[BLACK]};
+        const Bitboard frozen_guard[COLOR_NB] = {pawn_attacks_of(WHITE, ps.frozen & pos.pieces(WHITE)),
+                                                 pawn_attacks_of(BLACK, ps.frozen & pos.pieces(BLACK))};
+        // A king that never moves keeps the other king off the squares next to it.
+        Bitboard stuck_king_guard[COLOR_NB] = {0, 0};
+        for (Color c : {WHITE, BLACK})
+            if (stuck & square_bb(pos.king_square(c))) stuck_king_guard[c] = king_attacks(pos.king_square(c));
+        const Bitboard guard[COLOR_NB] = {frozen_guard[WHITE] | piece_guard[WHITE] | stuck_king_guard[WHITE],
+                                          frozen_guard[BLACK] | piece_guard[BLACK] | stuck_king_guard[BLACK]};
 
         Bitboard taken = 0;                        // pawns a piece may take
         Bitboard winner_reach = pawn_reach[side];  // squares the winner's units may attack
@@ -195,9 +210,26 @@ bool blocked_structure_cannot_mate(const Position& pos, Color side) {
             piece_guard[WHITE] = piece_guard[BLACK] = 0;  // the walls changed: found again
             continue;
         }
+        // The hypothesis `stuck`: each such piece keeps its square and nothing of the
+        // other side can ever reach it.
+        auto proved = [&] {
+            Bitboard reach_of[COLOR_NB] = {pawn_reach[WHITE], pawn_reach[BLACK]};
+            Bitboard moves = 0;
+            for (int i = 0; i < n_units; ++i) {
+                reach_of[units[i].c] |= units[i].reach;
+                if (units[i].region != square_bb(units[i].s)) moves |= square_bb(units[i].s);
+            }
+            for (Color c : {WHITE, BLACK}) {
+                const Bitboard k = square_bb(pos.king_square(c));
+                if (king_region[c] != k) moves |= k;
+                const Bitboard takers = reach_of[~c] | (king_step(king_region[~c]) & ~frozen_guard[c]);
+                refuted |= stuck & pos.pieces(c) & (takers | moves);
+            }
+            return true;
+        };
         const Bitboard loser_king_region = king_region[loser];
-        if (!(winner_reach & loser_king_region)) return true;  // never even a check
-        for (Bitboard b = pos.pieces(loser, PAWN) & ~walls; b;) {
+        if (!(winner_reach & loser_king_region)) return proved();  // never even a check
+        for (Bitboard b = pos.pieces(loser, PAWN) & ~ps.frozen; b;) {
             if (loser_units == 32) return false;
             loser_regions[loser_units++] = ps.of[pop_lsb(b)];
         }
@@ -217,8 +249,44 @@ bool blocked_structure_cannot_mate(const Position& pos, Color side) {
             for (Bitboard w = winner_king_region & king_step(open) & ~king_step(square_bb(s)); w;)
                 if (blockable(open & ~king_attacks(pop_lsb(w)))) return false;
         }
-        return true;
+        return proved();
     }
+}
+
+// Pieces that cannot move in `pos` (every move of theirs lands on a piece of their
+// own; for a king, also on squares the enemy pawns attack), kings without a castling
+// right: the first hypothesis of pieces that never move.
+Bitboard immobile_now(const Position& pos) {
+    Bitboard out = 0;
+    for (Color c : {WHITE, BLACK}) {
+        const Bitboard own = pos.pieces(c);
+        const Bitboard pawn_guard = pawn_attacks_of(~c, pos.pieces(~c, PAWN));
+        for (Bitboard b = own & ~pos.pieces(c, PAWN); b;) {
+            const Square s = pop_lsb(b);
+            const PieceType pt = type_of(pos.piece_on(s));
+            if (pt == KING) {
+                if (pos.can_castle(c, KING_SIDE) || pos.can_castle(c, QUEEN_SIDE)) continue;
+                if (!(king_attacks(s) & ~own & ~pawn_guard)) out |= square_bb(s);
+            } else if (!(attacks_bb(pt, s, pos.pieces()) & ~own)) {
+                out |= square_bb(s);
+            }
+        }
+    }
+    return out;
+}
+
+// The proof above, first with the pieces that cannot move now supposed never to move
+// (fewer each time the structure refutes some of them), then without the hypothesis.
+bool blocked_structure_cannot_mate(const Position& pos, Color side) {
+    if (!pos.pieces(PAWN) || pos.ep_square() != SQ_NONE) return false;
+    for (Bitboard stuck = immobile_now(pos); stuck;) {
+        Bitboard refuted = 0;
+        if (!blocked_structure_proof(pos, side, stuck, refuted)) break;
+        if (!refuted) return true;
+        stuck &= ~refuted;
+    }
+    Bitboard refuted = 0;
+    return blocked_structure_proof(pos, side, 0, refuted);
 }
 
 }  // namespace

@@ -11,7 +11,8 @@
 //  2. Best first, for long helpmates and for proofs. The positions waiting to be
 //     expanded are kept in two queues, ordered by how close each looks to a mate
 //     (the loser's king short of flight squares, in check, near a corner; the
-//     winner's pieces near it; without a queen, a pawn near promotion) plus the
+//     winner's pieces near it; without a queen, a pawn near promotion, a blocked
+//     pawn as further away unless a loser's piece comes to be taken by one) plus the
 //     length of the line: one greedy (the guide counts much more), one balanced; the
 //     two take turns. Every position seen is kept, so none is expanded twice, and
 //     every position is checked by the static proofs (statically_cannot_mate): one
@@ -72,16 +73,31 @@ int mate_distance(const Position& p, Color winner) {
     const Bitboard flight = king_attacks(k) & ~p.pieces(loser) & ~attacked;
     score += 4 * popcount(flight);
     if (!(attacked & square_bb(k))) score += 3;
-    if (!force) {
-        // Only pawns left to mate with: bring one to promotion first.
-        int best = 7;
-        for (Bitboard b = wpawns; b; ) best = std::min(best, 7 - int(relative_rank(winner, rank_of(pop_lsb(b)))));
-        score += 10 + 3 * best;
-    } else if (!queen && wpawns) {
-        // No queen: a pawn on its way to promotion helps.
-        int best = 7;
-        for (Bitboard b = wpawns; b; ) best = std::min(best, 7 - int(relative_rank(winner, rank_of(pop_lsb(b)))));
-        score += best;
+    if (!force || (!queen && wpawns)) {
+        // Without a queen a pawn on its way to promotion helps; with only pawns left to
+        // mate with, bring one to promotion first. A pawn that is blocked and has
+        // nothing to take counts as further away; when every pawn is blocked, the
+        // loser's pieces that come within reach of a winner's pawn (to be taken, which
+        // unblocks it) bring the promotion closer.
+        const Bitboard pawn_targets = winner == WHITE ? pawn_attacks_bb<WHITE>(wpawns) : pawn_attacks_bb<BLACK>(wpawns);
+        const Bitboard takeable = p.pieces(loser) & ~p.pieces(loser, KING);
+        int best = 12;
+        for (Bitboard b = wpawns; b;) {
+            const Square s = pop_lsb(b);
+            const Square ahead = Square(int(s) + int(pawn_push(winner)));
+            const Bitboard attacks = winner == WHITE ? pawn_attacks_bb<WHITE>(square_bb(s)) : pawn_attacks_bb<BLACK>(square_bb(s));
+            const bool blocked = (p.pieces() & square_bb(ahead)) && !(attacks & takeable);
+            best = std::min(best, 7 - int(relative_rank(winner, rank_of(s))) + (blocked ? 5 : 0));
+        }
+        if (best >= 5 && pawn_targets) {
+            int feed = 8;
+            for (Bitboard b = takeable; b;) {
+                const Square s = pop_lsb(b);
+                for (Bitboard t = pawn_targets; t;) feed = std::min(feed, distance(s, pop_lsb(t)));
+            }
+            best += feed;
+        }
+        score += force ? best : 10 + 3 * best;
     }
     if (!p.pieces(winner, QUEEN)) score += distance(p.king_square(winner), k) / 2;
     return score + corner_distance(k);

@@ -70,6 +70,21 @@ TEST(HelpmateFide5_2_2, MaterialAndFrozenStructuresAreDead) {
     EXPECT_FALSE(is_dead_position(fen("2k5/8/8/p1p1p1p1/P1P1P1P1/8/8/4K1N1 w - - 0 1")));
 }
 
+TEST(HelpmateFide5_2_2, KingShutInItsCornerForGoodIsAWall) {
+    // White's king on a1 can never move (a2 is guarded by b3, b1 by a2, b2 is its own
+    // pawn, kept by the king), so the a2 pawn never moves either: the bishops are on
+    // opposite colours and neither side can ever mate (published vectors).
+    EXPECT_TRUE(statically_cannot_mate(fen("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1"), WHITE));
+    EXPECT_TRUE(statically_cannot_mate(fen("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1"), BLACK));
+    EXPECT_TRUE(statically_cannot_mate(fen("k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1"), WHITE));
+    // The same king, but a black bishop of its colour can take the b2 pawn's guard
+    // and free it: no static proof.
+    EXPECT_FALSE(statically_cannot_mate(fen("k7/8/8/8/3b4/1pB5/pP6/K7 w - - 0 1"), BLACK));
+    // The a2 pawn promotes once the king has gone: the king with castling rights or
+    // with a free square is never assumed to stay.
+    EXPECT_FALSE(statically_cannot_mate(fen("k7/1b6/8/8/8/1pB5/pP6/1K6 w - - 0 1"), BLACK));
+}
+
 TEST(HelpmateFide5_2_2, DeadAfterForcedMovesIsFoundBySearch) {
     // Black's only moves lead into a dead position (from the published vectors).
     const Position p = fen("8/8/8/6p1/6P1/4p1PK/3pPp1p/3R1nkr b - - 0 1");
@@ -186,6 +201,11 @@ TEST(HelpmatePublishedVectors, HardOnesDecidedExactly) {
         {"--", "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - -"},
         {"W-", "kB6/7p/4b1pP/1p1p1pP1/1P1P1P2/6K1/8/8 w - -"},
         {"WB", "8/2k5/8/1p1p1p2/1P1P1P2/4B3/2K5/8 w - -"},
+        // A king that can never leave its corner (the blocked-structure proof).
+        {"--", "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - -"},
+        // Long helpmates that need a promotion (found with the guide's pawn terms).
+        {"WB", "4k3/p1p1p1p1/8/8/8/8/P1P1P1P1/4K3 w - -"},
+        {"WB", "4k3/8/8/p1p1p1p1/PpPpPpPp/1P1P1P1B/6K1/5B2 w - -"},
     };
     for (const Labelled& v : hard) {
         const Position p = fen(v.fen);
