@@ -86,19 +86,20 @@ constexpr const char* AddedIndexes =
 // - SQLite starts the WAL over (writes from its beginning again) only when a
 //   checkpoint has copied all of it. Under steady writes the checkpointer never quite
 //   catches up (the writer commits while it copies), so once the WAL holds
-//   WalRestartFrames (32 MB) the writer thread copies the rest itself, between two batches
+//   WalRestartBytes (32 MB) the writer thread copies the rest itself, between two batches
 //   (after the first one's acknowledgements left): the next batch waits for that
 //   one checkpoint, the hub never.
 // - The WAL file is not cut back at each restart (journal_size_limit above the
 //   restart size): truncating and growing it again made the file system allocate
 //   (and with `discard`, trim) its blocks over and over.
-// A blocking TRUNCATE checkpoint is used only at WalEmergencyFrames (the checkpointer
+// A blocking TRUNCATE checkpoint is used only at WalEmergencyBytes (the checkpointer
 // starved for seconds) and when the store closes.
 constexpr int CheckpointEveryMs = 100;
-// (10,000 games at ~4,700 moves/s write ~40 MB of WAL a second: the writer catches up
-// about once a second, 15-70 ms each time on this machine's disk.)
-constexpr int WalRestartFrames = (32 << 20) / 4096;
-constexpr int WalEmergencyFrames = (128 << 20) / 4096;
+// (10,000 games at ~4,800 moves/s write ~14 MB of WAL a second with 1 KiB pages, ~47 MB
+// with 4 KiB ones: the writer catches up every ~2.4 s (every ~0.7 s), 15-75 ms each
+// time on this machine's disk.)
+constexpr int WalRestartBytes = 32 << 20;
+constexpr int WalEmergencyBytes = 128 << 20;
 constexpr const char* JournalSizeLimit = "PRAGMA journal_size_limit=41943040;";
 
 StoredGame read_game_row(const Statement& s) {
@@ -158,7 +159,7 @@ public:
         writer_.db = *w;
         // wal_autocheckpoint=0: the checkpointer thread does it, off the write path.
         // journal_size_limit: a WAL that was started over is cut back to this size
-        // (without it the file keeps its largest size forever); see WalRestartFrames.
+        // (without it the file keeps its largest size forever); see WalRestartBytes.
         // cache_size: the games and moves a batch touches are spread over the whole file
         // (SQLite's default cache of 2 MB read them back from the OS at every batch).
         for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA wal_autocheckpoint=0;", JournalSizeLimit, "PRAGMA cache_size=-65536;",
@@ -183,6 +184,13 @@ public:
             if (auto r = writer_.exec(alter.c_str()); !r) return r;
         }
         if (auto r = writer_.exec(AddedIndexes); !r) return r;
+        {
+            // The WAL's frames are pages: the thresholds in bytes become frames of the
+            // page size this database was made with (1 KiB new, 4 KiB older files).
+            Statement ps(writer_.db, "PRAGMA page_size;");
+            const std::int64_t page = ps.step() == SQLITE_ROW ? std::max<std::int64_t>(512, ps.integer(0)) : 4096;
+            wal_restart_frames_ = int(WalRestartBytes / page);
+        }
         if (path_ == ":memory:") {
             in_memory_ = true;
             return true;
@@ -204,11 +212,11 @@ public:
         return done;
     }
 
-    // Between two batches, on the writer's thread (see WalRestartFrames).
+    // Between two batches, on the writer's thread (see WalRestartBytes).
     void after_batch() override {
-        if (in_memory_ || wal_frames_ < WalRestartFrames) return;
+        if (in_memory_ || wal_frames_ < wal_restart_frames_) return;
         std::lock_guard lock(writer_.mutex);
-        const bool emergency = wal_frames_ >= WalEmergencyFrames;
+        const bool emergency = wal_frames_ >= wal_restart_frames_ * (WalEmergencyBytes / WalRestartBytes);
         const auto t0 = std::chrono::steady_clock::now();
         int log = -1, copied = -1;
         // PASSIVE: refused at once while the checkpointer copies (then the next batch
@@ -456,6 +464,7 @@ private:
 
     std::string path_;
     bool in_memory_ = false;
+    int wal_restart_frames_ = WalRestartBytes / 4096;
     std::atomic<int> wal_frames_{0};  // frames in the WAL after the writer's last commit (wal hook)
     std::atomic<long> commits_{0};    // commits so far (wal hook)
     Connection writer_, reader_;
