@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "server/edge.h"
+#include "server/account_service.h"
 #include "server/analysis_service.h"
 #include "server/hub.h"
 #include "server/identity.h"
@@ -61,7 +62,23 @@ struct Shared {
     AnalysisService* analysis;
     Edge* edge;
     AccountStore* accounts;  // P21: sessions and accounts (never null in `outpost serve`)
+    AccountService* account_service;  // P21: the account routes and their hashing pool
 };
+
+// A request whose answer needs a password hash: handed to the account service's pool,
+// and awaited without holding the network thread (other connections go on meanwhile).
+awaitable<HttpResponse> answer_off_thread(AccountService& service, HttpRequest request) {
+    co_return co_await asio::async_initiate<decltype(use_awaitable), void(HttpResponse)>(
+        [&service, &request](auto handler) {
+            auto shared_handler = std::make_shared<decltype(handler)>(std::move(handler));
+            auto deliver = [shared_handler](HttpResponse r) {
+                auto ex = asio::get_associated_executor(*shared_handler);
+                asio::post(ex, [shared_handler, r = std::move(r)]() mutable { (*shared_handler)(std::move(r)); });
+            };
+            if (auto refused = service.submit(std::move(request), deliver)) deliver(std::move(*refused));
+        },
+        use_awaitable);
+}
 
 
 // C5: the lag the server measured on a connection, from its own WebSocket pings: half
@@ -299,7 +316,12 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         request.session_token = std::move(who.token);
         HttpResponse r;
         try {
-            r = route(request, *shared.hub, *shared.files, shared.analysis);
+            if (shared.account_service && AccountService::handles(request)) {
+                if (AccountService::hashes(request)) r = co_await answer_off_thread(*shared.account_service, std::move(request));
+                else r = shared.account_service->handle(request);
+            } else {
+                r = route(request, *shared.hub, *shared.files, shared.analysis);
+            }
         } catch (const std::exception& e) {
             r = HttpResponse{500, "application/json", error_json({"internal", e.what(), 500}), {}};
         }
@@ -447,8 +469,13 @@ int run_server(const ServerConfig& config) {
     analysis_options.client_limits = config.limits.enabled;
     AnalysisService analysis(analysis_options, *hub, storage->get(), monotonic_now);
 
+    AccountService::Options account_options;
+    account_options.client_limits = config.limits.enabled;
+    account_options.allowed_origins = config.allowed_origins;
+    AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
+
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get()}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service}), asio::detached);
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
 

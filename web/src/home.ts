@@ -1,5 +1,6 @@
 // The first screen (P1): a board at once, a big Play button, and the new-game
 // options beside it (P2, P3, C4, P13), remembered between visits.
+import { account } from './account';
 import { createGame, fetchLevels } from './api';
 import { Board } from './board';
 import { clear, h, toast } from './dom';
@@ -192,7 +193,7 @@ export class HomeView {
       h('label.check', h('input', { type: 'checkbox', checked: c.touchMove, 'data-field': 'touchMove',
         onchange: (e: Event) => this.set('touchMove', (e.target as HTMLInputElement).checked) }),
         h('span', t('touchMove'), h('small', ` — ${t('touchMoveHint')}`))),
-      c.opponent !== 'hotseat' ? this.nameInput(t('yourName'), 'name') : null);
+      c.opponent !== 'hotseat' && !account() ? this.nameInput(t('yourName'), 'name') : null);
     more.addEventListener('toggle', () => { this.moreOpen = (more as HTMLDetailsElement).open; });
     parts.push(more);
     const focused = document.activeElement as HTMLElement | null;

@@ -2,6 +2,8 @@
 //   #/                      home: board and Play (P1)
 //   #/game/ID?seat=TOKEN    play (or watch, without seat) a game (P12)
 //   #/games                 my games (P11)
+//   #/account[/signin|/signup]  sign in, sign up, the account menu (P21)
+//   #/player/NAME           a player's profile (P21)
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -17,6 +19,8 @@ import { openSettings } from './settingsview';
 import { icon } from './icons';
 import { saveSeat, seatFor } from './store';
 import { onSettings, settings } from './settings';
+import { account, accountView, loadAccount, onAccount } from './account';
+import { profileView } from './profile';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -27,8 +31,18 @@ function header() {
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
+      accountLink(),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
         onclick: () => openSettings(() => void boot()) }, icon('settings'))));
+}
+
+// Sign in, or the account's menu once signed in (P21); follows sign-in and sign-out.
+function accountLink() {
+  const a = h('a', { href: '#/account', 'data-nav': 'account' });
+  const show = () => { a.textContent = account() ? t('acctMenu', { name: account()!.name }) : t('acctSignIn'); };
+  show();
+  onAccount(show);
+  return a;
 }
 
 function route() {
@@ -42,6 +56,10 @@ function route() {
     const seat = params.get('seat');
     if (seat && !seatFor(m[1])) saveSeat({ game: m[1], token: seat, color: 'both', created: Date.now() }); // an invite link opened here
     view = new RoundCtrl(app, m[1], seat, params.get('analyse') === '1');
+  } else if (path === '/account' || path.startsWith('/account/')) {
+    accountView(app, path.slice('/account/'.length));
+  } else if (path.startsWith('/player/')) {
+    profileView(app, decodeURIComponent(path.slice('/player/'.length)));
   } else if (path === '/games') {
     gamesView(app);
   } else {
@@ -52,7 +70,7 @@ function route() {
 
 async function boot() {
   const lang = currentLang();
-  await loadFonts(lang, allText());
+  await Promise.all([loadFonts(lang, allText()), loadAccount()]);
   document.documentElement.lang = lang;
   clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, t('skipToContent')), header(), app,
     h('button.zen-exit', { type: 'button', 'aria-label': t('exitZen'), title: t('exitZen'), onclick: () => toggleZen(false) }, icon('close')));

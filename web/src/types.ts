@@ -14,6 +14,7 @@ export interface ClockState {
 export interface PlayerInfo {
   kind: 'human' | 'robot';
   name?: string;
+  account?: string | null; // P21: the seat's account (its name), null when anonymous
   level?: number;
   elo?: number;
 }

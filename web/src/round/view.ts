@@ -191,7 +191,9 @@ export class RoundView {
         : (p.name ? playerName(p.name) : t(color));
       const name = bar.querySelector<HTMLElement>('.player-name');
       if (name) {
-        clear(name, h(`span.dot.${color}`, { 'aria-hidden': 'true' }), label,
+        // P21: a seat with an account links to its profile.
+        clear(name, h(`span.dot.${color}`, { 'aria-hidden': 'true' }),
+          p.account ? h('a.player-link', { href: `#/player/${encodeURIComponent(p.account)}` }, label) : label,
           s.you === color ? h('span.you', ` (${t('you')})`) : null);
         name.setAttribute('aria-label', `${t(color)}: ${label}`);
       }
