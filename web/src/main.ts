@@ -2,6 +2,7 @@
 //   #/                      home: board and Play (P1)
 //   #/game/ID?seat=TOKEN    play (or watch, without seat) a game (P12)
 //   #/games                 my games (P11)
+//   #/lobby                 the lobby: quick pairing, seeks, games to watch (P22)
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -10,6 +11,7 @@ import { h, clear } from './dom';
 import { RoundCtrl } from './round/ctrl';
 import { gamesView } from './games';
 import { HomeView } from './home';
+import { LobbyView } from './lobby';
 import { allText, currentLang, langFromAddress, t } from './i18n';
 import { loadFonts } from './fonts';
 import { restoreZen, toggleZen } from './layout';
@@ -26,6 +28,7 @@ function header() {
     h('a.brand', { href: '#/', title: t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
+      h('a', { href: '#/lobby', 'data-nav': 'lobby' }, t('lobby')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
         onclick: () => openSettings(() => void boot()) }, icon('settings'))));
@@ -42,6 +45,8 @@ function route() {
     const seat = params.get('seat');
     if (seat && !seatFor(m[1])) saveSeat({ game: m[1], token: seat, color: 'both', created: Date.now() }); // an invite link opened here
     view = new RoundCtrl(app, m[1], seat, params.get('analyse') === '1');
+  } else if (path === '/lobby') {
+    view = new LobbyView(app);
   } else if (path === '/games') {
     gamesView(app);
   } else {
