@@ -77,15 +77,18 @@ void Lobby::remove_seeks_of(const Subscriber* who) {
 
 // --- Members -------------------------------------------------------------------------
 
-void Lobby::join(const std::shared_ptr<Subscriber>& who, const std::string& client, const std::string& account) {
+void Lobby::join(const std::shared_ptr<Subscriber>& who, const std::string& client, const Account* account) {
     std::string common;
     {
         std::lock_guard lock(mutex_);
         Member& m = members_[who.get()];
         m.sub = who;
         m.client = client;
-        m.account = account;
-        if (!account.empty()) m.name = account;
+        if (account) {
+            m.signed_in = *account;
+            m.account = account->name;
+            m.name = account->name;
+        }
         common = snapshot_common();
     }
     send_lobby_to(who.get(), common);
@@ -183,7 +186,7 @@ void Lobby::handle_message(Subscriber& from, std::string_view text) {
                                                ") is outside the range this seek asks for"));
             auto owner = members_.find(it->owner);
             if (owner == members_.end()) return reply_error({"not_found", "that seek is gone", 404});
-            Pairing p{*it, owner->second.sub, me->second.sub, owner->second.client, m.name, mine};
+            Pairing p{*it, owner->second.sub, me->second.sub, owner->second.client, m.name, mine, owner->second.signed_in};
             remove_seeks_of(it->owner);
             remove_seeks_of(&from);
             pairs.push_back(std::move(p));
@@ -248,7 +251,8 @@ std::vector<Lobby::Pairing> Lobby::find_quick_pairs(Millis now) {
         if (!best) continue;
         auto oa = members_.find(a.owner), ob = members_.find(seeks_[*best].owner);
         if (oa == members_.end() || ob == members_.end()) continue;
-        Pairing p{a, oa->second.sub, ob->second.sub, oa->second.client, ob->second.name, seeks_[*best].rating};
+        Pairing p{a, oa->second.sub, ob->second.sub, oa->second.client, ob->second.name, seeks_[*best].rating,
+                  oa->second.signed_in};
         const Subscriber *x = a.owner, *y = seeks_[*best].owner;
         remove_seeks_of(x);
         remove_seeks_of(y);
@@ -271,7 +275,7 @@ void Lobby::make_games(std::vector<Pairing> pairs) {
                      {"variant", p.seek.chess960 ? "chess960" : "standard"},
                      {"name", p.seek.name},
                      {"opponent_name", p.other_name}};
-        auto created = env_.create_game ? env_.create_game(dump(body), p.owner_client)
+        auto created = env_.create_game ? env_.create_game(dump(body), p.owner_client, p.owner_account ? &*p.owner_account : nullptr)
                                         : Answer<CreatedGame>(ProtocolError{"internal", "no games here", 500});
         if (!created) {
             auto err = std::make_shared<const std::string>(error_json(created.error()));

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "chess/clock.h"
+#include "server/accounts.h"
 #include "server/hub.h"  // LiveGame
 #include "server/protocol.h"
 #include "server/room.h"  // Subscriber
@@ -35,8 +36,9 @@ struct LobbyRating {
 struct LobbyEnv {
     std::function<Millis()> monotonic_ms;
     // Creates an invite game from a new-game body (docs/protocol.md) for `client`
-    // (the owner of the seek, for the open-games cap); both seat tokens come back.
-    std::function<Answer<CreatedGame>(const std::string& body, const std::string& client)> create_game;
+    // (the owner of the seek, for the open-games cap; `owner`: its signed-in account,
+    // which the seat records, P21); both seat tokens come back.
+    std::function<Answer<CreatedGame>(const std::string& body, const std::string& client, const Account* owner)> create_game;
     // A signed-in member's rating in a class ("bullet", …, "chess960"); none when the
     // account has none yet (1500?).
     std::function<std::optional<LobbyRating>(const std::string& account, std::string_view rating_class)> rating;
@@ -59,9 +61,9 @@ class Lobby {
 public:
     explicit Lobby(LobbyEnv env);
 
-    // A connection enters the lobby (account: empty when anonymous); it is sent the
+    // A connection enters the lobby (account: none when anonymous); it is sent the
     // lobby at once.
-    void join(const std::shared_ptr<Subscriber>& who, const std::string& client, const std::string& account = {});
+    void join(const std::shared_ptr<Subscriber>& who, const std::string& client, const Account* account = nullptr);
     // The connection closed: its seeks go with it.
     void leave(const Subscriber* who);
     // A message of a member; errors go back to it.
@@ -80,7 +82,8 @@ public:
 private:
     struct Member {
         std::weak_ptr<Subscriber> sub;
-        std::string client, account, name = "Anonymous";
+        std::string client, account, name = "Anonymous";  // account: its name, "" when anonymous
+        std::optional<Account> signed_in;
     };
     struct Seek {
         std::string id;
@@ -100,6 +103,7 @@ private:
         std::weak_ptr<Subscriber> owner, other;
         std::string owner_client, other_name;
         LobbyRating other_rating;
+        std::optional<Account> owner_account;
     };
 
     LobbyRating rating_of(const Member& m, std::string_view rating_class) const;

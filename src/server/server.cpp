@@ -20,6 +20,7 @@
 #include "server/analysis_service.h"
 #include "server/hub.h"
 #include "server/lobby.h"
+#include "server/identity.h"
 #include "server/random.h"
 #include "server/robot.h"
 #include "server/router.h"
@@ -60,8 +61,10 @@ struct Shared {
     const StaticFiles* files;
     AnalysisService* analysis;
     Edge* edge;
+    AccountStore* accounts;  // P21: sessions and accounts (never null in `outpost serve`)
     Lobby* lobby = nullptr;
 };
+
 
 // C5: the lag the server measured on a connection, from its own WebSocket pings: half
 // the round trip, smoothed over the last samples, never more than MaxMeasuredLag (the
@@ -72,10 +75,19 @@ constexpr Millis MaxMeasuredLag = 300;
 
 std::string_view sv(beast::string_view s) { return {s.data(), s.size()}; }
 
+// The account of a request's session cookie (identity.h): the one call for HTTP
+// requests and WebSocket upgrades alike.
+Identity identify_request(const http::request<http::string_body>& req, const Shared& shared) {
+    return identify(shared.accounts, sv(req[http::field::cookie]), wall_now());
+}
+
 // A WebSocket connection following one game.
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip) : ws_(std::move(ws)), ip_(std::move(ip)) {}
+    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, std::optional<Account> account)
+        : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(account)) {}
+
+    std::int64_t account_id() const override { return account_ ? account_->id : 0; }
 
     void deliver(std::shared_ptr<const std::string> message) override {
         asio::post(ws_.get_executor(), [self = shared_from_this(), message] {
@@ -113,9 +125,9 @@ public:
         // /api/v1/lobby: a member of the lobby (P22); any other path: a game's.
         const bool lobby = path == "/api/v1/lobby" && shared.lobby;
         Seat seat = Seat::SPECTATOR;
-        if (lobby) shared.lobby->join(shared_from_this(), ip_);
+        if (lobby) shared.lobby->join(shared_from_this(), ip_, account_ ? &*account_ : nullptr);
         else {
-            auto connected = shared.hub->connect(game, seat_token, shared_from_this());
+            auto connected = shared.hub->connect(game, seat_token, shared_from_this(), account_ ? &*account_ : nullptr);
             if (!connected) {
                 std::string text = error_json(connected.error());
                 co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
@@ -209,6 +221,7 @@ private:
 
     websocket::stream<beast::tcp_stream> ws_;
     std::string ip_;
+    std::optional<Account> account_;  // the session's account at the upgrade (P21); none: anonymous
     EdgeLimits limits_;
     std::deque<std::shared_ptr<const std::string>> queue_;
     size_t queued_bytes_ = 0;
@@ -280,11 +293,20 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
             continue;
         }
         if (websocket::is_upgrade(req)) {
-            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip);
+            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip,
+                                                  identify_request(req, shared).account);
             co_await ws->run(std::move(req), shared);
             co_return;
         }
-        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(), ip};
+        HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(), ip};
+        request.cookie = std::string(sv(req[http::field::cookie]));
+        request.origin = std::string(sv(req[http::field::origin]));
+        request.host = std::string(sv(req[http::field::host]));
+        request.content_type = std::string(sv(req[http::field::content_type]));
+        request.secure = request_is_secure(sv(req["X-Forwarded-Proto"]), sv(req[http::field::forwarded]), request.origin);
+        Identity who = identify_request(req, shared);
+        request.account = std::move(who.account);
+        request.session_token = std::move(who.token);
         HttpResponse r;
         try {
             r = route(request, *shared.hub, *shared.files, shared.analysis);
@@ -346,6 +368,12 @@ int run_server(const ServerConfig& config) {
         std::cerr << "outpost serve: " << storage.error().message << "\n";
         return 1;
     }
+    // P21: the accounts and sessions, in the same database file as the games.
+    auto accounts = AccountStore::open(config.db, config.password_cost);
+    if (!accounts) {
+        std::cerr << "outpost serve: " << accounts.error().message << "\n";
+        return 1;
+    }
     const StaticFiles files = StaticFiles::load(config.web_dir);
     asio::io_context ioc(config.io_threads);
 
@@ -396,8 +424,8 @@ int run_server(const ServerConfig& config) {
     // The lobby (P22): fed by the hub with the games being played, asking it for games.
     LobbyEnv lobby_env;
     lobby_env.monotonic_ms = monotonic_now;
-    lobby_env.create_game = [&hub](const std::string& body, const std::string& client) {
-        return hub->create_game(body, client);
+    lobby_env.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner) {
+        return hub->create_game(body, client, owner);
     };
     if (!config.limits.enabled) lobby_env.max_seeks_per_client = std::numeric_limits<int>::max() / 2;
     Lobby lobby(lobby_env);
@@ -439,7 +467,7 @@ int run_server(const ServerConfig& config) {
     AnalysisService analysis(analysis_options, *hub, storage->get(), monotonic_now);
 
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, &lobby}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &lobby}), asio::detached);
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
     std::function<void()> lobby_pulse = [&] {

@@ -36,6 +36,10 @@ public:
         sqlite3_bind_text(stmt_, i, s.data(), int(s.size()), SQLITE_TRANSIENT);
         return *this;
     }
+    Statement& bind_null(int i) {
+        sqlite3_bind_null(stmt_, i);
+        return *this;
+    }
     Statement& bind(int i, std::int64_t v) {
         sqlite3_bind_int64(stmt_, i, v);
         return *this;

@@ -62,7 +62,8 @@ constexpr const char* GameColumns =
     "id, created_ms, updated_ms, white_token, black_token, white_kind, black_kind, white_name, black_name, "
     "robot_level, robot_elo, time_control, variant, chess960, initial_fen, casual, status, result, draw_offer, "
     "takeback_request, offer_plies, white_ms, black_ms, running, turn_started_ms, rematch_of, rematch_game, "
-    "rematch_white_token, rematch_black_token, client";
+    "rematch_white_token, rematch_black_token, client, white_account, black_account";
+constexpr int GameColumnCount = 32;
 
 // Columns added after the first release, for databases made before them.
 constexpr std::pair<const char*, const char*> AddedColumns[] = {
@@ -70,7 +71,13 @@ constexpr std::pair<const char*, const char*> AddedColumns[] = {
     {"games", "rematch_black_token TEXT NOT NULL DEFAULT ''"},
     {"moves", "clock_ms INTEGER NOT NULL DEFAULT -2"},
     {"games", "client TEXT NOT NULL DEFAULT ''"},
+    {"games", "white_account INTEGER"},  // accounts.id of the seat (P21); NULL: none
+    {"games", "black_account INTEGER"},
 };
+// Indexes on added columns: made after the columns exist.
+constexpr const char* AddedIndexes =
+    "CREATE INDEX IF NOT EXISTS games_white_account ON games(white_account) WHERE white_account IS NOT NULL;"
+    "CREATE INDEX IF NOT EXISTS games_black_account ON games(black_account) WHERE black_account IS NOT NULL;";
 
 // Checkpoints (copying the WAL back into the database; each syncs the WAL and the
 // database file, two disk flushes of ~10 ms here, up to ~70 ms on a busy disk):
@@ -127,6 +134,8 @@ StoredGame read_game_row(const Statement& s) {
     g.rematch_white_token = s.text(c++);
     g.rematch_black_token = s.text(c++);
     g.client = s.text(c++);
+    g.white_account = s.integer(c++);  // NULL reads as 0
+    g.black_account = s.integer(c++);
     return g;
 }
 
@@ -173,6 +182,7 @@ public:
             const std::string alter = std::string("ALTER TABLE ") + table + " ADD COLUMN " + column;
             if (auto r = writer_.exec(alter.c_str()); !r) return r;
         }
+        if (auto r = writer_.exec(AddedIndexes); !r) return r;
         if (path_ == ":memory:") {
             in_memory_ = true;
             return true;
@@ -237,13 +247,29 @@ public:
             s.bind(1, t);
             int rc;
             while ((rc = s.step()) == SQLITE_ROW) {
-                StoredSummary g{read_game_row(s), int(s.integer(30))};
+                StoredSummary g{read_game_row(s), int(s.integer(GameColumnCount))};
                 bool dup = false;
                 for (const StoredSummary& o : out) dup = dup || o.game.id == g.game.id;
                 if (!dup) out.push_back(std::move(g));
             }
             if (rc != SQLITE_DONE) return db_error(c.db, "read games");
         }
+        return out;
+    }
+
+    Result<std::vector<StoredSummary>> games_of_account(std::int64_t account_id, int limit) override {
+        static const std::string Sql = std::string("SELECT ") + GameColumns +
+                                       ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "
+                                       "WHERE white_account=?1 OR black_account=?1 ORDER BY updated_ms DESC LIMIT ?2";
+        std::vector<StoredSummary> out;
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        Statement s(c.cached(Sql.c_str()));
+        if (!s.ok()) return db_error(c.db, "read games");
+        s.bind(1, account_id).bind(2, std::int64_t(limit));
+        int rc;
+        while ((rc = s.step()) == SQLITE_ROW) out.push_back(StoredSummary{read_game_row(s), int(s.integer(GameColumnCount))});
+        if (rc != SQLITE_DONE) return db_error(c.db, "read games");
         return out;
     }
 
@@ -291,12 +317,12 @@ private:
     Result<bool> write_row(const StoredGame& g, Row kind) {
         static const std::string Insert = std::string("INSERT INTO games (") + GameColumns +
                                           ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30)";
+                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32)";
         static const std::string Update =
             "UPDATE games SET updated_ms=?3, white_name=?8, black_name=?9, status=?17, "
             "result=?18, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
             "black_ms=?23, running=?24, turn_started_ms=?25, rematch_game=?27, rematch_white_token=?28, "
-            "rematch_black_token=?29, client=?30 WHERE id=?1";
+            "rematch_black_token=?29, client=?30, white_account=?31, black_account=?32 WHERE id=?1";
         static const std::string AfterMove =
             "UPDATE games SET updated_ms=?3, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
             "black_ms=?23, running=?24, turn_started_ms=?25 WHERE id=?1";
@@ -315,6 +341,10 @@ private:
         bind(g.takeback_request), bind(g.offer_plies), bind(g.white_ms), bind(g.black_ms), bind(g.running);
         bind(g.turn_started_ms), bind(g.rematch_of), bind(g.rematch_game), bind(g.rematch_white_token);
         bind(g.rematch_black_token), bind(g.client);
+        for (std::int64_t account : {g.white_account, g.black_account}) {
+            if (account) s.bind(i++, account);
+            else s.bind_null(i++);
+        }
         if (s.step() != SQLITE_DONE) return db_error(writer_.db, insert ? "insert game " + g.id : "update game " + g.id);
         return true;
     }

@@ -37,7 +37,7 @@ struct LobbyFixture : ::testing::Test {
     LobbyEnv env() {
         LobbyEnv e;
         e.monotonic_ms = [this] { return now; };
-        e.create_game = [this](const std::string& body, const std::string& client) -> Answer<CreatedGame> {
+        e.create_game = [this](const std::string& body, const std::string& client, const Account*) -> Answer<CreatedGame> {
             created.emplace_back(json::parse(body), client);
             CreatedGame g;
             g.id = "g" + std::to_string(created.size());
@@ -57,7 +57,10 @@ struct LobbyFixture : ::testing::Test {
 
     std::shared_ptr<Member> join(const std::string& client, const std::string& account = {}) {
         auto m = std::make_shared<Member>();
-        lobby->join(m, client, account);
+        Account a;
+        a.id = std::int64_t(std::hash<std::string>{}(account) & 0xffff) + 1;
+        a.name = account;
+        lobby->join(m, client, account.empty() ? nullptr : &a);
         EXPECT_EQ(m->messages.back()["t"], "lobby");
         return m;
     }
@@ -224,7 +227,9 @@ TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {
         h.on_live_game = [this](const LiveGame& g) { lobby->on_live_game(g); };
         Hub hub(h, storage.get());
         LobbyEnv e = env();
-        e.create_game = [&hub](const std::string& body, const std::string& client) { return hub.create_game(body, client); };
+        e.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner) {
+            return hub.create_game(body, client, owner);
+        };
         lobby = std::make_unique<Lobby>(e);
         auto a = join("1.1.1.1"), b = join("2.2.2.2"), watcher = join("3.3.3.3");
         send(*a, {{"t", "quick"}, {"time_control", "5+3"}, {"name", "Anna"}});
