@@ -206,6 +206,8 @@ std::optional<ProtocolError> Lobby::add_seek(const Member& m, Seek s) {
         if (&member == &m) who = p;
     if (s.rated && m.account.empty())
         return ProtocolError{"account_required", "rated games are played between two signed-in accounts", 403};
+    // Without a rating store a "rated" game would change no rating: refused, not faked.
+    if (s.rated && !env_.rating) return not_allowed("this server keeps no ratings yet: seek a casual game");
     if (seeks_of_client(m.client) >= env_.max_seeks_per_client)
         return ProtocolError{"rate_limited",
                              "at most " + std::to_string(env_.max_seeks_per_client) +

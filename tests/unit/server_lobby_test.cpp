@@ -191,6 +191,19 @@ TEST_F(LobbyFixture, P22SeekFloodsAreBoundedAndBadInputAnswered) {
     auto d = join("4.4.4.4");
     send(*d, {{"t", "seek"}, {"time_control", "5+3"}, {"rated", true}});
     EXPECT_EQ(d->last_error(), "account_required");
+    // A signed-in member may seek a rated game only where ratings are kept.
+    LobbyEnv unrated = env();
+    unrated.rating = nullptr;
+    Lobby plain(unrated);
+    auto signed_in = std::make_shared<Member>();
+    Account acct;
+    acct.id = 7;
+    acct.name = "erik";
+    plain.join(signed_in, "5.5.5.5", &acct);
+    plain.handle_message(*signed_in, R"({"t":"seek","time_control":"5+3","rated":true})");
+    EXPECT_EQ(signed_in->last_error(), "not_allowed");
+    plain.handle_message(*signed_in, R"({"t":"seek","time_control":"5+3","rated":false})");
+    EXPECT_EQ(plain.seeks(), 1u);
     for (const char* bad : {"", "[]", "{", "{\"t\":5}", "{\"t\":\"seek\"}", "{\"t\":\"seek\",\"time_control\":\"/1d\"}",
                             "{\"t\":\"seek\",\"time_control\":\"5+3\",\"variant\":\"atomic\"}",
                             "{\"t\":\"seek\",\"time_control\":\"5+3\",\"rating_min\":-4}",
