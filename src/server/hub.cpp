@@ -19,6 +19,21 @@ namespace {
 
 ProtocolError game_over(const Game& g) { return {"game_over", "the game is over: " + describe(g.outcome()), 409}; }
 
+// P22: the presence to everyone in the game but `except` (a connection that has just
+// opened hears it in its first state), after the acknowledgements on their way (it
+// never overtakes a move), by weak references (a connection may be gone by then).
+void send_presence(StorageWriter& writer, const Room& r, Millis now, const Subscriber* except) {
+    auto msg = std::make_shared<const std::string>(write_presence(r, now));
+    std::vector<std::weak_ptr<Subscriber>> to;
+    for (const auto& [p, sub] : r.subscribers)
+        if (p != except && !sub.first.expired()) to.push_back(sub.first);
+    if (to.empty()) return;
+    writer.after_pending([to = std::move(to), msg](const Result<bool>&) {
+        for (const auto& weak : to)
+            if (auto s = weak.lock()) s->deliver(msg);
+    });
+}
+
 }  // namespace
 
 Hub::Hub(HubEnv env, Storage* storage)
@@ -424,7 +439,7 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
         if (auto taken = take_seat(r, seat, *account); taken && *taken) commit(r, Change::STATE, r.game.ply());
     }
     r.subscribers[who.get()] = {who, seat};
-    if (seat != Seat::SPECTATOR) broadcast_presence(r);
+    if (seat != Seat::SPECTATOR) send_presence(writer_, r, env_.monotonic_ms(), who.get());
     // The first state goes after any acknowledgement still on its way to storage, so
     // that it never shows a move before the move is durable nor overtakes one.
     auto msg = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
@@ -807,19 +822,7 @@ void Hub::commit(Room& r, Change change, int ply_before) {
     maybe_ask_robot(r);
 }
 
-// The presence goes to everyone in the game after the acknowledgements on their way
-// (it never overtakes a move), by weak references (a connection may be gone by then).
-void Hub::broadcast_presence(Room& r) {
-    auto msg = std::make_shared<const std::string>(write_presence(r, env_.monotonic_ms()));
-    std::vector<std::weak_ptr<Subscriber>> to;
-    for (const auto& [p, sub] : r.subscribers)
-        if (!sub.first.expired()) to.push_back(sub.first);
-    if (to.empty()) return;
-    writer_.after_pending([to = std::move(to), msg](const Result<bool>&) {
-        for (const auto& weak : to)
-            if (auto s = weak.lock()) s->deliver(msg);
-    });
-}
+void Hub::broadcast_presence(Room& r) { send_presence(writer_, r, env_.monotonic_ms(), nullptr); }
 
 void Hub::report_live(const Room& r) const {
     if (!env_.on_live_game) return;
