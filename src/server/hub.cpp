@@ -19,6 +19,21 @@ namespace {
 
 ProtocolError game_over(const Game& g) { return {"game_over", "the game is over: " + describe(g.outcome()), 409}; }
 
+// P22: the presence to everyone in the game but `except` (a connection that has just
+// opened hears it in its first state), after the acknowledgements on their way (it
+// never overtakes a move), by weak references (a connection may be gone by then).
+void send_presence(StorageWriter& writer, const Room& r, Millis now, const Subscriber* except) {
+    auto msg = std::make_shared<const std::string>(write_presence(r, now));
+    std::vector<std::weak_ptr<Subscriber>> to;
+    for (const auto& [p, sub] : r.subscribers)
+        if (p != except && !sub.first.expired()) to.push_back(sub.first);
+    if (to.empty()) return;
+    writer.after_pending([to = std::move(to), msg](const Result<bool>&) {
+        for (const auto& weak : to)
+            if (auto s = weak.lock()) s->deliver(msg);
+    });
+}
+
 }  // namespace
 
 Hub::Hub(HubEnv env, Storage* storage)
@@ -87,6 +102,7 @@ Answer<Room*> Hub::find(const std::string& id) {
     if (!room) return ProtocolError{"internal", room.error().message, 500};
     fill_robot_elo(**room);
     Room* p = room->get();
+    p->abandonment_ms = env_.abandonment_ms;
     count_open(*p);
     p->subscribers = std::move(keep);
     rooms_[id] = std::move(*room);
@@ -280,6 +296,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     r.turn_began = now;
     r.absent_since[WHITE] = r.absent_since[BLACK] = now;
     r.client = std::move(client);
+    r.abandonment_ms = env_.abandonment_ms;
     count_open(r);
 
     GameWrite w;
@@ -313,6 +330,8 @@ Result<int> Hub::resume_from_storage() {
         if (!room) continue;  // a row this version cannot read stays in storage, untouched
         Room& r = **room;
         fill_robot_elo(r);
+        r.abandonment_ms = env_.abandonment_ms;
+        report_live(r);
         count_open(r);  // the cap holds across restarts
         const std::string id = r.id();
         rooms_[id] = std::move(*room);
@@ -420,6 +439,7 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
         if (auto taken = take_seat(r, seat, *account); taken && *taken) commit(r, Change::STATE, r.game.ply());
     }
     r.subscribers[who.get()] = {who, seat};
+    if (seat != Seat::SPECTATOR) send_presence(writer_, r, env_.monotonic_ms(), who.get());
     // The first state goes after any acknowledgement still on its way to storage, so
     // that it never shows a move before the move is durable nor overtakes one.
     auto msg = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
@@ -469,8 +489,10 @@ void Hub::disconnect(const std::string& id, const Subscriber* who) {
     if (s == r.subscribers.end()) return;
     const Seat seat = s->second.second;
     r.subscribers.erase(s);
+    r.away.erase(who);
     for (Color c : {WHITE, BLACK})
         if ((seat == Seat::BOTH || seat_color(seat) == c) && !r.connected(c)) r.absent_since[c] = env_.monotonic_ms();
+    if (seat != Seat::SPECTATOR) broadcast_presence(r);
     touch(r);
     evict_finished();
 }
@@ -501,6 +523,13 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
         writer_.after_pending([weak = sub->second.first, state](const Result<bool>&) {
             if (auto s = weak.lock()) s->deliver(state);
         });
+        return;
+    }
+    if (const auto* p = std::get_if<in::Presence>(&msg)) {
+        // P22: a player's tab hidden or shown; a spectator's presence is nobody's concern.
+        if (seat == Seat::SPECTATOR || r.subscribers.count(&from) == 0) return;
+        const bool changed = p->away ? r.away.insert(&from).second : r.away.erase(&from) > 0;
+        if (changed) broadcast_presence(r);
         return;
     }
     if (seat == Seat::SPECTATOR) return reply_error({"not_your_seat", "spectators cannot act in a game", 403});
@@ -785,11 +814,23 @@ void Hub::commit(Room& r, Change change, int ply_before) {
                 if (auto s = weak.lock()) s->deliver(msg);
         });
     }
+    if (change != Change::NONE) report_live(r);
     touch(r);
     evict_finished();
     if (rooms_.count(r.id()) == 0) return;  // (evicted: a finished game nobody follows)
     schedule(r);
     maybe_ask_robot(r);
+}
+
+void Hub::broadcast_presence(Room& r) { send_presence(writer_, r, env_.monotonic_ms(), nullptr); }
+
+void Hub::report_live(const Room& r) const {
+    if (!env_.on_live_game) return;
+    LiveGame g{r.id(), r.info.white_name, r.info.black_name, r.info.time_control, r.info.variant};
+    g.ply = r.game.ply();
+    g.over = r.game.is_over();
+    g.listed = !r.hotseat();
+    env_.on_live_game(g);
 }
 
 void Hub::end_game_tasks(Room& r) {

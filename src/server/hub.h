@@ -57,6 +57,15 @@ struct GameMoves {
     bool over = false;
 };
 
+// A game as the lobby lists it (server/lobby.h), reported after every change.
+struct LiveGame {
+    std::string id, white, black, time_control, variant;
+    bool rated = false;
+    int ply = 0;
+    bool over = false;
+    bool listed = true;  // false: not for the list of games to watch (hotseat, at one screen)
+};
+
 struct HubEnv {
     std::function<Millis()> monotonic_ms;                              // for clocks
     std::function<std::int64_t()> wall_ms;                             // stored timestamps
@@ -67,6 +76,7 @@ struct HubEnv {
     // The levels offered to players, with what is known of their strength.
     std::function<std::string()> levels_json;
     std::function<int(int level)> level_elo;                           // a level's approximate Elo
+    std::function<void(const LiveGame&)> on_live_game;                 // the lobby's list (P22); under the hub's lock
     // Limits (docs/protocol.md, "Limits"). An invite game without both first moves is
     // aborted after first_move_timeout_ms (R14), any other after unstarted_abort_ms.
     Millis first_move_timeout_ms = 60'000;
@@ -149,6 +159,9 @@ private:
     Handled handle(Context& c, const in::Rematch& m);
     Handled handle(Context&, const in::Ping&) { return Change::NONE; }  // answered before
     Handled handle(Context&, const in::Sync&) { return Change::NONE; }
+    Handled handle(Context&, const in::Presence&) { return Change::NONE; }  // answered before
+    void broadcast_presence(Room& r);  // P22: a seat's connection opened, closed or went away
+    void report_live(const Room& r) const;  // to env_.on_live_game
     Answer<Move> read_move(const Room& r, const in::Move& m) const;
 
     Answer<Room*> find(const std::string& id);

@@ -10,6 +10,7 @@
 #include "chess/movegen.h"
 #include "chess/uci.h"
 #include "engine/skill.h"
+#include "server/presence.h"
 #include "server/room.h"
 
 namespace outpost::server {
@@ -174,6 +175,21 @@ std::string end_text(const Game& g) {
     return describe(o);
 }
 
+// P22: each seat's connection state and the time until an abandonment claim.
+void write_presence_field(Writer& w, const Room& r, Millis now) {
+    w.key("presence").open('{');
+    for (Color c : {WHITE, BLACK}) {
+        const SeatPresence p = seat_presence(r, c, now);
+        w.key(c == WHITE ? "white" : "black").open('{').key("state").str(presence_name(p.state));
+        if (p.state == PresenceState::GONE) w.key("gone_ms").num(p.gone_ms);
+        w.close('}');
+    }
+    w.key("claim_in_ms");
+    if (auto in = abandonment_claim_in(r, now, r.abandonment_ms)) w.num(*in);
+    else w.null();
+    w.close('}');
+}
+
 // The fields of STATE that a move can change: written by write_state and write_move
 // alike, so that a `move` folded into a state is exactly the next state.
 void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) {
@@ -212,6 +228,7 @@ void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) 
         w.key("time_control").str("-").key("class").str("unlimited");
     }
     w.close('}');
+    write_presence_field(w, r, server_time);
 }
 
 void write_player(Writer& w, const Room& r, Color c) {
@@ -348,6 +365,12 @@ Answer<ClientMessage> read_client_message(std::string_view text) {
     if (type == "abort") return ClientMessage{in::Abort{}};
     if (type == "ping") return ClientMessage{in::Ping{}};
     if (type == "sync") return ClientMessage{in::Sync{}};
+    if (type == "presence") {
+        std::optional<std::string> state;
+        if (auto e = read_field(j, "state", state)) return *e;
+        if (!state || (*state != "away" && *state != "online")) return bad_request("field 'state' must be 'away' or 'online'");
+        return ClientMessage{in::Presence{*state == "away"}};
+    }
     if (type == "draw") {
         auto a = read_action(j, {Action::OFFER, Action::ACCEPT, Action::DECLINE});
         if (!a) return a.error();
@@ -406,6 +429,8 @@ std::string write_client_message(const ClientMessage& m) {
                 w.key("t").str("abort");
             } else if constexpr (std::is_same_v<T, in::Ping>) {
                 w.key("t").str("ping");
+            } else if constexpr (std::is_same_v<T, in::Presence>) {
+                w.key("t").str("presence").key("state").str(x.away ? "away" : "online");
             } else {
                 w.key("t").str("sync");
             }
@@ -578,6 +603,15 @@ std::string write_move(const Room& r, Seat seat, Millis server_time) {
     w.key("uci").str(r.history.back().uci);
     w.key("san").str(r.history.back().san);
     write_live_fields(w, r, seat, server_time);
+    w.close('}').close('}');
+    return w.take();
+}
+
+std::string write_presence(const Room& r, Millis server_time) {
+    Writer w(256);
+    w.open('{').key("v").num(1).key("t").str("presence").key("game").open('{');
+    w.key("id").str(r.id());
+    write_presence_field(w, r, server_time);
     w.close('}').close('}');
     return w.take();
 }

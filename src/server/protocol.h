@@ -70,10 +70,13 @@ struct Rematch {
 };
 struct Ping {};
 struct Sync {};
+struct Presence {  // P22: the client's tab is hidden (away) or visible again
+    bool away = false;
+};
 }  // namespace in
 
 using ClientMessage = std::variant<in::Move, in::Resign, in::Draw, in::Claim, in::Takeback, in::Abort, in::GiveTime,
-                                   in::Rematch, in::Ping, in::Sync>;
+                                   in::Rematch, in::Ping, in::Sync, in::Presence>;
 
 Answer<ClientMessage> read_client_message(std::string_view text);
 std::string write_client_message(const ClientMessage& m);
@@ -120,5 +123,8 @@ class Room;
 // folding the moves into a state gives exactly the state.
 std::string write_state(const Room& r, Seat seat, Millis server_time);
 std::string write_move(const Room& r, Seat seat, Millis server_time);
+// A `presence` message (P22): the presence block of STATE alone, after a seat's
+// connection opened, closed or said it is away.
+std::string write_presence(const Room& r, Millis server_time);
 
 }  // namespace outpost::server

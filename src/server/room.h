@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,8 @@ public:
     bool counted_open = false;
     int preset_plies = 0;  // moves of the PGN the game started from (nobody's to take back)                                // counted in the creator's open games
     std::map<const Subscriber*, std::pair<std::weak_ptr<Subscriber>, Seat>> subscribers;
+    std::set<const Subscriber*> away;  // seat connections whose client says its tab is hidden (P22)
+    Millis abandonment_ms = 300'000;   // the hub's rule, shown in the presence (server/presence.h)
 
     const std::string& id() const { return info.id; }
     bool robot(Color c) const { return (c == WHITE ? info.white_kind : info.black_kind) == "robot"; }

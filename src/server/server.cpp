@@ -20,6 +20,7 @@
 #include "server/account_service.h"
 #include "server/analysis_service.h"
 #include "server/hub.h"
+#include "server/lobby.h"
 #include "server/identity.h"
 #include "server/random.h"
 #include "server/robot.h"
@@ -63,6 +64,7 @@ struct Shared {
     Edge* edge;
     AccountStore* accounts;  // P21: sessions and accounts (never null in `outpost serve`)
     AccountService* account_service;  // P21: the account routes and their hashing pool
+    Lobby* lobby = nullptr;
 };
 
 // A request whose answer needs a password hash: handed to the account service's pool,
@@ -137,14 +139,20 @@ public:
         beast::error_code ec;
         co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
-        auto connected = shared.hub->connect(game, seat_token, shared_from_this(), account_ ? &*account_ : nullptr);
-        if (!connected) {
-            std::string text = error_json(connected.error());
-            co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
-            co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
-            co_return;
+        // /api/v1/lobby: a member of the lobby (P22); any other path: a game's.
+        const bool lobby = path == "/api/v1/lobby" && shared.lobby;
+        Seat seat = Seat::SPECTATOR;
+        if (lobby) shared.lobby->join(shared_from_this(), ip_, account_ ? &*account_ : nullptr);
+        else {
+            auto connected = shared.hub->connect(game, seat_token, shared_from_this(), account_ ? &*account_ : nullptr);
+            if (!connected) {
+                std::string text = error_json(connected.error());
+                co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
+                co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
+                co_return;
+            }
+            seat = *connected;
         }
-        const Seat seat = *connected;
         asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
         beast::flat_buffer buffer;
         int rejected = 0;
@@ -173,11 +181,13 @@ public:
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "send JSON text messages"})));
                 continue;
             }
-            shared.hub->handle_message(game, seat, beast::buffers_to_string(buffer.data()), *this, measured_lag_);
+            if (lobby) shared.lobby->handle_message(*this, beast::buffers_to_string(buffer.data()));
+            else shared.hub->handle_message(game, seat, beast::buffers_to_string(buffer.data()), *this, measured_lag_);
         }
         if (!closing_) closed_ = true;
         ping_timer_.cancel();
-        shared.hub->disconnect(game, this);
+        if (lobby) shared.lobby->leave(this);
+        else shared.hub->disconnect(game, this);
     }
 
 private:
@@ -433,6 +443,15 @@ int run_server(const ServerConfig& config) {
     robots.set_human_time(config.robot_human_time, std::random_device{}());
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
     env.cancel_robot = [&robots](const std::string& id) { robots.cancel(id); };
+    // The lobby (P22): fed by the hub with the games being played, asking it for games.
+    LobbyEnv lobby_env;
+    lobby_env.monotonic_ms = monotonic_now;
+    lobby_env.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner) {
+        return hub->create_game(body, client, owner);
+    };
+    if (!config.limits.enabled) lobby_env.max_seeks_per_client = std::numeric_limits<int>::max() / 2;
+    Lobby lobby(lobby_env);
+    env.on_live_game = [&lobby](const LiveGame& g) { lobby.on_live_game(g); };
     hub = std::make_unique<Hub>(env, storage->get());
 
     auto resumed = hub->resume_from_storage();
@@ -475,7 +494,18 @@ int run_server(const ServerConfig& config) {
     AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
 
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service, &lobby}), asio::detached);
+    // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
+    asio::steady_timer lobby_timer(ioc);
+    std::function<void()> lobby_pulse = [&] {
+        lobby_timer.expires_after(500ms);
+        lobby_timer.async_wait([&](beast::error_code e) {
+            if (e) return;
+            lobby.tick();
+            lobby_pulse();
+        });
+    };
+    lobby_pulse();
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
 

@@ -27,6 +27,7 @@ struct Collector : Subscriber {
         for (const auto& text : messages) {
             json j = json::parse(text);
             if (j["t"] == "state") state = j["game"];
+            if (j["t"] == "presence" && !state.is_null()) state["presence"] = j["game"]["presence"];  // P22
             if (j["t"] != "move") continue;
             const json& d = j["game"];
             EXPECT_FALSE(state.is_null()) << "a move before any state";
@@ -697,7 +698,7 @@ TEST(Protocol, ClientMessagesRoundTrip) {
         in::Move{"e2e4", std::nullopt, 0, 40}, in::Move{std::nullopt, "Nf3", std::nullopt, std::nullopt}, in::Resign{},
         in::Draw{Action::DECLINE}, in::Claim{ClaimKind::ABANDONMENT_WIN, {}},
         in::Claim{ClaimKind::THREEFOLD_REPETITION, in::Move{"g1f3", std::nullopt, 12, std::nullopt}},
-        in::Takeback{Action::ACCEPT}, in::Abort{}, in::GiveTime{15}, in::Rematch{Action::OFFER}, in::Ping{}, in::Sync{}};
+        in::Takeback{Action::ACCEPT}, in::Abort{}, in::GiveTime{15}, in::Rematch{Action::OFFER}, in::Ping{}, in::Sync{}, in::Presence{true}, in::Presence{false}};
     for (const ClientMessage& m : all) {
         const std::string text = write_client_message(m);
         auto back = read_client_message(text);
@@ -753,4 +754,78 @@ TEST_F(Fixture, D4OpenGamesCapCountsGamesResumedAfterARestart) {
     ASSERT_TRUE(row && row->has_value());
     EXPECT_EQ((*row)->client, "");
     EXPECT_EQ((*storage->load_game(games[4].id))->client, "10.0.0.1");
+}
+
+// P22: each seat's presence as the others see it: online while connected, away while
+// every connection of the seat says its tab is hidden, gone (with for how long) after
+// its last connection closed; the seconds until the abandonment claim of
+// docs/protocol.md count down for the player present, and the claim is accepted when
+// they reach zero.
+TEST_F(Fixture, P22PresenceOnlineAwayGoneAndTheClaimTime) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto spectator = join(g.id, "", Seat::SPECTATOR);
+    json p = spectator->last_state()["presence"];
+    EXPECT_EQ(p["white"]["state"], "online");
+    EXPECT_EQ(p["black"]["state"], "gone");
+    EXPECT_TRUE(p["claim_in_ms"].is_null());
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    EXPECT_EQ(spectator->last()["t"], "presence");
+    EXPECT_EQ(spectator->last_state()["presence"]["black"]["state"], "online");
+    EXPECT_EQ(w->last_state()["presence"]["black"]["state"], "online");
+
+    // Away: the client says its tab is hidden; a spectator's word changes nothing.
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "presence"}, {"state", "away"}});
+    EXPECT_EQ(w->last_state()["presence"]["black"]["state"], "away");
+    const size_t before = w->messages.size();
+    send(g.id, Seat::SPECTATOR, *spectator, {{"t", "presence"}, {"state", "away"}});
+    EXPECT_EQ(w->messages.size(), before);
+    // A second connection of the same seat that is visible makes the seat online.
+    auto b2 = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    EXPECT_EQ(w->last_state()["presence"]["black"]["state"], "online");
+    hub->disconnect(g.id, b2.get());
+    EXPECT_EQ(w->last_state()["presence"]["black"]["state"], "away");
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "presence"}, {"state", "online"}});
+    EXPECT_EQ(w->last_state()["presence"]["black"]["state"], "online");
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "presence"}, {"state", "sleeping"}});
+    EXPECT_EQ(last_error(*b), "bad_request");
+
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "g1f3"}});
+    // Gone: black, to move, closes its last connection.
+    now += 1'000;
+    hub->disconnect(g.id, b.get());
+    p = w->last_state()["presence"];
+    EXPECT_EQ(p["black"]["state"], "gone");
+    EXPECT_EQ(p["black"]["gone_ms"], 0);
+    EXPECT_EQ(p["claim_in_ms"], 300'000);
+    now += 120'000;
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "sync"}});
+    p = w->last_state()["presence"];
+    EXPECT_EQ(p["black"]["gone_ms"], 120'000);
+    EXPECT_EQ(p["claim_in_ms"], 180'000);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "claim"}, {"claim", "abandonment-win"}});
+    EXPECT_EQ(last_error(*w), "not_allowed");
+    now += 180'000;
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "sync"}});
+    EXPECT_EQ(w->last_state()["presence"]["claim_in_ms"], 0);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "claim"}, {"claim", "abandonment-win"}});
+    EXPECT_EQ(w->last_state()["result"], "1-0");
+    EXPECT_TRUE(w->last_state()["presence"]["claim_in_ms"].is_null());
+}
+
+// P22: the side that left but is not to move gives no claim; a robot is always online.
+TEST_F(Fixture, P22NoClaimTimeWhenTheAbsentSideIsNotToMove) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    hub->disconnect(g.id, b.get());  // white to move: black's absence gives nothing
+    EXPECT_EQ(w->last_state()["presence"]["black"]["state"], "gone");
+    EXPECT_TRUE(w->last_state()["presence"]["claim_in_ms"].is_null());
+    auto r = create({{"opponent", "robot"}, {"color", "white"}});
+    auto rw = join(r.id, *r.white_token, Seat::WHITE_SEAT);
+    EXPECT_EQ(rw->last_state()["presence"]["black"]["state"], "online");
 }

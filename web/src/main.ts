@@ -4,6 +4,7 @@
 //   #/games                 my games (P11)
 //   #/account[/signin|/signup]  sign in, sign up, the account menu (P21)
 //   #/player/NAME           a player's profile (P21)
+//   #/lobby                 the lobby: quick pairing, seeks, games to watch (P22)
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -12,6 +13,7 @@ import { h, clear } from './dom';
 import { RoundCtrl } from './round/ctrl';
 import { gamesView } from './games';
 import { HomeView } from './home';
+import { LobbyView } from './lobby';
 import { allText, currentLang, langFromAddress, t } from './i18n';
 import { loadFonts } from './fonts';
 import { restoreZen, toggleZen } from './layout';
@@ -30,6 +32,7 @@ function header() {
     h('a.brand', { href: '#/', title: t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
+      h('a', { href: '#/lobby', 'data-nav': 'lobby' }, t('lobby')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       accountLink(),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
@@ -60,6 +63,8 @@ function route() {
     accountView(app, path.slice('/account/'.length));
   } else if (path.startsWith('/player/')) {
     profileView(app, decodeURIComponent(path.slice('/player/'.length)));
+  } else if (path === '/lobby') {
+    view = new LobbyView(app);
   } else if (path === '/games') {
     gamesView(app);
   } else {

@@ -44,7 +44,13 @@ export interface GameState {
   players: { white: PlayerInfo; black: PlayerInfo };
   you: Seat;
   rematch?: { offered_by: Color | null; game: string | null; seat: string | null } | null;
+  presence?: Presence;
 }
+
+// P22: each seat's connection state; gone_ms while gone; claim_in_ms: when the player
+// present may claim the game as abandoned (0: now; null: no claim coming).
+export interface SeatPresence { state: 'online' | 'away' | 'gone'; gone_ms?: number }
+export interface Presence { white: SeatPresence; black: SeatPresence; claim_in_ms: number | null }
 
 // elo: measured when `measured`, else the design target (0: not known); error: the 95% margin.
 export interface Level { level: number; elo: number; label: string; measured: boolean; error?: number; games?: number }
@@ -92,6 +98,7 @@ export interface ServerError { v: 1; t: 'error'; code: string; message: string }
 export type DrawAction = 'offer' | 'accept' | 'decline';
 export type TakebackAction = 'request' | 'accept' | 'decline';
 export type Claim = 'threefold-repetition' | 'fifty-moves';
+export type AbandonmentClaim = 'abandonment-win' | 'abandonment-draw';
 export interface MoveText { uci?: string; san?: string }
 
 export type ClientMessage =
@@ -103,6 +110,8 @@ export type ClientMessage =
   | { t: 'takeback'; action: TakebackAction }
   | { t: 'give_time'; seconds: number }
   | { t: 'rematch'; action: 'offer' | 'accept' }
+  | { t: 'claim'; claim: AbandonmentClaim }
+  | { t: 'presence'; state: 'away' | 'online' }
   | { t: 'ping' }
   | { t: 'sync' };
 
@@ -113,5 +122,6 @@ export type MoveDelta = Partial<Omit<GameState, 'moves' | 'san' | 'players' | 'y
 export type ServerMessage =
   | { t: 'state'; game: GameState }
   | { t: 'move'; game: MoveDelta }
+  | { t: 'presence'; game: { id: string; presence: Presence } }
   | { t: 'pong'; server_time?: number }
   | { t: 'error'; code: string; message: string };

@@ -22,6 +22,7 @@ import type { Claim, ClientMessage, Color, GameState, MoveText } from '../types'
 import { commandText, readTyped, type CommandContext } from './keyboardMove';
 import { NvuiPanel } from './nvui';
 import { PremoveQueue } from './premove';
+import { PresenceClock } from './presence';
 import { Promotion, isLastRank } from './promotion';
 import { GameSocket } from './socket';
 import { RoundView } from './view';
@@ -53,6 +54,7 @@ export class RoundCtrl {
   private halfRtt = 0;
   private readonly offSettings: () => void;
   readonly nvui: NvuiPanel;
+  readonly presence = new PresenceClock(() => this.redraw()); // P22
 
   constructor(mount: HTMLElement, readonly gameId: string, seat: string | null, private readonly autoAnalyse = false) {
     this.analysis = new AnalysisPanel({
@@ -82,7 +84,7 @@ export class RoundCtrl {
     this.socket = new GameSocket(gameId, seat, {
       state: (s) => this.onState(s),
       error: (code, message) => { this.sentAtPly = -1; toast(errorText(code, message)); this.redraw(); }, // undo what the board ran ahead with
-      status: (st) => this.view.setConn(st, this.state !== null),
+      status: (st) => { this.view.setConn(st, this.state !== null); if (st === 'open') this.sendPresence(); },
       lag: (rtt) => { this.halfRtt = rtt / 2; },
     });
     document.addEventListener('keydown', this.onKey);
@@ -92,10 +94,18 @@ export class RoundCtrl {
     document.addEventListener('visibilitychange', this.kick);
   }
 
-  private kick = () => { if (document.visibilityState === 'visible') this.socket.kick(); };
+  private kick = () => { if (document.visibilityState === 'visible') this.socket.kick(); this.sendPresence(); };
+
+  // P22: a hidden tab is "away" for the opponent (a new connection starts online).
+  private sendPresence() {
+    const hidden = document.visibilityState === 'hidden';
+    if (hidden || this.sentAway) this.sentAway = hidden && this.socket.send({ t: 'presence', state: hidden ? 'away' : 'online' });
+  }
+  private sentAway = false;
 
   destroy() {
     this.analysis.destroy();
+    this.presence.destroy();
     this.offSettings();
     this.socket.close();
     this.clocks.destroy();
@@ -138,6 +148,7 @@ export class RoundCtrl {
   private onState(s: GameState) {
     const prev = this.state;
     this.state = s;
+    this.presence.update(s);
     if (!this.orientationSet || (prev && prev.you !== s.you)) {
       this.orientation = s.you === 'black' ? 'black' : 'white';
       this.orientationSet = true;

@@ -1,7 +1,7 @@
 // One game's WebSocket (protocol v1, docs/protocol.md): typed messages in and out,
 // MOVE deltas applied to the last STATE, reconnection with backoff after a drop.
 // The server is the authority: this module only carries messages.
-import type { ClientMessage, GameState, MoveDelta, ServerMessage } from '../types';
+import type { ClientMessage, GameState, MoveDelta, Presence, ServerMessage } from '../types';
 
 export type SocketStatus = 'connecting' | 'open' | 'closed';
 
@@ -27,6 +27,8 @@ export function readMessage(text: string): ServerMessage | null {
     case 'move':
       return isObject(m.game) && typeof m.game.ply === 'number' && typeof m.game.uci === 'string' && typeof m.game.san === 'string'
         ? { t: 'move', game: m.game as unknown as MoveDelta } : null;
+    case 'presence':
+      return isObject(m.game) && isObject(m.game.presence) ? { t: 'presence', game: m.game as unknown as { id: string; presence: Presence } } : null;
     case 'pong':
       return { t: 'pong', server_time: typeof m.server_time === 'number' ? m.server_time : undefined };
     case 'error':
@@ -102,6 +104,11 @@ export class GameSocket {
         this.h.state(next);
         break;
       }
+      case 'presence': // P22: folded into the state like a move
+        if (!this.last) return;
+        this.last = { ...this.last, presence: m.game.presence };
+        this.h.state(this.last);
+        break;
       case 'error':
         this.h.error(m.code, m.message);
         break;

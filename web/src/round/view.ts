@@ -51,7 +51,7 @@ export class RoundView {
 
   private playerBar(pos: 'top' | 'bottom'): HTMLElement {
     return h(`div.player-bar.${pos}`,
-      h('div.player-info', h('span.player-name'), h('span.material')),
+      h('div.player-info', h('span.player-name'), h('span.presence', { hidden: true }), h('span.material')),
       h('div.clock', { role: 'timer', 'aria-live': 'off' }));
   }
 
@@ -197,6 +197,8 @@ export class RoundView {
           s.you === color ? h('span.you', ` (${t('you')})`) : null);
         name.setAttribute('aria-label', `${t(color)}: ${label}`);
       }
+      const pres = bar.querySelector<HTMLElement>('.presence');
+      if (pres) c.presence.badge(pres, color, s);
       const m = bar.querySelector<HTMLElement>('.material');
       if (m) {
         const caps = color === 'white' ? mat.white : mat.black;
@@ -328,6 +330,16 @@ export class RoundView {
     const cls = s.clock?.class;
     if (s.clock && cls !== 'unlimited' && cls !== 'correspondence' && !hotseat) {
       A.append(this.btn(t('giveTime'), 'give-time', () => c.send({ t: 'give_time', seconds: 15 })));
+    }
+    // P22: the opponent, to move, has gone: the claim's countdown, then its buttons.
+    if (!hotseat && s.turn === opp && s.presence && s.presence.claim_in_ms !== null) {
+      const note = h('div.claim-note', { 'data-claim-note': '' });
+      c.presence.claimNote(note);
+      P.append(note);
+      if (c.presence.claimReady()) {
+        A.append(this.btn(t('claimAbandonWin'), 'claim-abandonment-win', () => c.send({ t: 'claim', claim: 'abandonment-win' }), 'claim'),
+          this.btn(t('claimAbandonDraw'), 'claim-abandonment-draw', () => c.send({ t: 'claim', claim: 'abandonment-draw' }), 'claim'));
+      }
     }
     if (c.myTurn()) this.renderClaimWithMove();
   }

@@ -1,0 +1,281 @@
+// Outpost — the lobby (SPEC P22): seeks, quick pairing by rating, the games being
+// played, and its bounds (docs/protocol.md "Lobby").
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "server/hub.h"
+#include "server/lobby.h"
+#include "server/storage.h"
+
+using namespace outpost;
+using namespace outpost::server;
+using nlohmann::json;
+
+namespace {
+
+struct Member : Subscriber {
+    std::vector<json> messages;
+    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(json::parse(*m)); }
+    json last(const std::string& type) const {
+        for (auto it = messages.rbegin(); it != messages.rend(); ++it)
+            if ((*it)["t"] == type) return *it;
+        return json();
+    }
+    std::string last_error() const { return messages.empty() || messages.back()["t"] != "error" ? "" : messages.back()["code"].get<std::string>(); }
+};
+
+struct LobbyFixture : ::testing::Test {
+    Millis now = 1'000'000;
+    std::map<std::string, int> ratings;  // account -> rating in every class
+    std::vector<std::pair<json, std::string>> created;  // new-game bodies and clients
+    std::unique_ptr<Lobby> lobby;
+
+    LobbyEnv env() {
+        LobbyEnv e;
+        e.monotonic_ms = [this] { return now; };
+        e.create_game = [this](const std::string& body, const std::string& client, const Account*) -> Answer<CreatedGame> {
+            created.emplace_back(json::parse(body), client);
+            CreatedGame g;
+            g.id = "g" + std::to_string(created.size());
+            g.white_token = "w" + std::to_string(created.size());
+            g.black_token = "b" + std::to_string(created.size());
+            return g;
+        };
+        e.rating = [this](const std::string& account, std::string_view) -> std::optional<LobbyRating> {
+            auto it = ratings.find(account);
+            if (it == ratings.end()) return std::nullopt;
+            return LobbyRating{it->second, false};
+        };
+        e.coin = [] { return true; };
+        return e;
+    }
+    void SetUp() override { lobby = std::make_unique<Lobby>(env()); }
+
+    std::shared_ptr<Member> join(const std::string& client, const std::string& account = {}) {
+        auto m = std::make_shared<Member>();
+        Account a;
+        a.id = std::int64_t(std::hash<std::string>{}(account) & 0xffff) + 1;
+        a.name = account;
+        lobby->join(m, client, account.empty() ? nullptr : &a);
+        EXPECT_EQ(m->messages.back()["t"], "lobby");
+        return m;
+    }
+    void send(Member& m, const json& msg) { lobby->handle_message(m, msg.dump()); }
+};
+
+}  // namespace
+
+// Quick pairing pairs two waiting players of close rating, and not two far apart.
+TEST_F(LobbyFixture, P22QuickPairingPairsCloseRatings) {
+    ratings = {{"anna", 1500}, {"boris", 1900}, {"carl", 1530}};
+    auto a = join("1.1.1.1", "anna"), b = join("2.2.2.2", "boris"), c = join("3.3.3.3", "carl");
+    send(*a, {{"t", "quick"}, {"time_control", "3+2"}});
+    send(*b, {{"t", "quick"}, {"time_control", "3+2"}});
+    lobby->tick();
+    EXPECT_TRUE(created.empty());  // 400 apart: not yet
+    EXPECT_EQ(lobby->seeks(), 2u);
+    send(*c, {{"t", "quick"}, {"time_control", "3+2"}});
+    ASSERT_EQ(created.size(), 1u);  // anna and carl, 30 apart, at once
+    EXPECT_EQ(created[0].first["opponent"], "invite");
+    EXPECT_EQ(created[0].first["time_control"], "3+2");
+    EXPECT_EQ(created[0].second, "1.1.1.1");
+    json pa = a->last("paired"), pc = c->last("paired");
+    ASSERT_FALSE(pa.is_null());
+    ASSERT_FALSE(pc.is_null());
+    EXPECT_EQ(pa["game"], pc["game"]);
+    EXPECT_NE(pa["color"], pc["color"]);
+    EXPECT_EQ(pa["seat"], pa["color"] == "white" ? "w1" : "b1");
+    EXPECT_EQ(pc["seat"], pc["color"] == "white" ? "w1" : "b1");
+    EXPECT_TRUE(b->last("paired").is_null());
+    EXPECT_EQ(lobby->seeks(), 1u);
+    // A different time control never pairs.
+    auto d = join("4.4.4.4", "dora");
+    ratings["dora"] = 1900;
+    send(*d, {{"t", "quick"}, {"time_control", "5+3"}});
+    lobby->tick();
+    EXPECT_EQ(created.size(), 1u);
+}
+
+// The range widens with waiting: 100 + 20 a second of the shorter wait.
+TEST_F(LobbyFixture, P22QuickPairingRangeWidensWithWaitingTime) {
+    ratings = {{"anna", 1500}, {"boris", 1800}};
+    auto a = join("1.1.1.1", "anna"), b = join("2.2.2.2", "boris");
+    send(*a, {{"t", "quick"}, {"time_control", "1+0"}});
+    send(*b, {{"t", "quick"}, {"time_control", "1+0"}});
+    now += 9'000;  // 280 < 300
+    lobby->tick();
+    EXPECT_TRUE(created.empty());
+    now += 1'000;  // 300
+    lobby->tick();
+    ASSERT_EQ(created.size(), 1u);
+    EXPECT_FALSE(a->last("paired").is_null());
+    EXPECT_FALSE(b->last("paired").is_null());
+    EXPECT_EQ(lobby->seeks(), 0u);
+    // Only the six quick time controls, standard chess.
+    send(*a, {{"t", "quick"}, {"time_control", "7+1"}});
+    EXPECT_EQ(a->last_error(), "bad_request");
+    // Waiting twice for the same button is one wait.
+    send(*a, {{"t", "quick"}, {"time_control", "1+0"}});
+    send(*a, {{"t", "quick"}, {"time_control", "1+0"}});
+    EXPECT_EQ(a->last_error(), "not_allowed");
+    EXPECT_EQ(lobby->seeks(), 1u);
+}
+
+// A seek's rating range: an acceptor outside it is refused, one inside it is paired
+// with the colour the seek asked for.
+TEST_F(LobbyFixture, P22SeekRatingRangeIsRespected) {
+    ratings = {{"anna", 1500}, {"boris", 1400}, {"carl", 1700}};
+    auto a = join("1.1.1.1", "anna"), b = join("2.2.2.2", "boris"), c = join("3.3.3.3", "carl");
+    send(*a, {{"t", "seek"}, {"time_control", "10+5"}, {"color", "black"}, {"rating_min", 1450}, {"rating_max", 1800}});
+    const json seek = a->last("lobby")["seeks"][0];
+    ASSERT_EQ(a->last("lobby")["mine"], json::array({seek["id"]}));
+    EXPECT_EQ(seek["color"], "black");
+    EXPECT_EQ(seek["class"], "rapid");
+    EXPECT_EQ(seek["rating"], 1500);
+    send(*b, {{"t", "accept"}, {"seek", seek["id"]}});
+    EXPECT_EQ(b->last_error(), "not_allowed");
+    send(*a, {{"t", "accept"}, {"seek", seek["id"]}});
+    EXPECT_EQ(a->last_error(), "not_allowed");  // one's own
+    send(*c, {{"t", "accept"}, {"seek", seek["id"]}});
+    ASSERT_EQ(created.size(), 1u);
+    EXPECT_EQ(created[0].first["color"], "black");
+    EXPECT_EQ(a->last("paired")["color"], "black");
+    EXPECT_EQ(c->last("paired")["color"], "white");
+    EXPECT_EQ(c->last("paired")["seat"], "w1");
+    send(*b, {{"t", "accept"}, {"seek", seek["id"]}});
+    EXPECT_EQ(b->last_error(), "not_found");  // taken
+    send(*a, {{"t", "seek"}, {"time_control", "5+0"}, {"rating_min", 1900}, {"rating_max", 1800}});
+    EXPECT_EQ(a->last_error(), "bad_request");
+}
+
+// Seeks live as long as their owner's connection; cancel takes one or all.
+TEST_F(LobbyFixture, P22SeeksDieWithTheirSocket) {
+    auto a = join("1.1.1.1"), b = join("2.2.2.2");
+    send(*a, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*a, {{"t", "seek"}, {"time_control", "15+10"}, {"variant", "chess960"}});
+    send(*b, {{"t", "seek"}, {"time_control", "3+2"}});
+    EXPECT_EQ(lobby->seeks(), 3u);
+    lobby->tick();
+    EXPECT_EQ(b->last("lobby")["seeks"].size(), 3u);
+    lobby->leave(a.get());
+    EXPECT_EQ(lobby->seeks(), 1u);
+    EXPECT_EQ(lobby->members(), 1u);
+    lobby->tick();
+    EXPECT_EQ(b->last("lobby")["seeks"].size(), 1u);
+    send(*b, {{"t", "cancel"}});
+    EXPECT_EQ(lobby->seeks(), 0u);
+}
+
+// Floods are bounded: seeks per client address, seeks in the whole lobby; bad input
+// is answered, never obeyed; rated seeks need an account.
+TEST_F(LobbyFixture, P22SeekFloodsAreBoundedAndBadInputAnswered) {
+    LobbyEnv e = env();
+    e.max_seeks = 5;
+    lobby = std::make_unique<Lobby>(e);
+    auto a1 = join("1.1.1.1"), a2 = join("1.1.1.1");
+    for (int i = 0; i < 3; ++i) send(i % 2 ? *a1 : *a2, {{"t", "seek"}, {"time_control", "5+3"}});
+    EXPECT_EQ(lobby->seeks(), 3u);
+    send(*a2, {{"t", "seek"}, {"time_control", "5+3"}});
+    EXPECT_EQ(a2->last_error(), "rate_limited");  // a fourth from the same address
+    auto b = join("2.2.2.2"), c = join("3.3.3.3");
+    send(*b, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*b, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*c, {{"t", "seek"}, {"time_control", "5+3"}});
+    EXPECT_EQ(c->last_error(), "rate_limited");  // the lobby is full
+    EXPECT_EQ(lobby->seeks(), 5u);
+
+    auto d = join("4.4.4.4");
+    send(*d, {{"t", "seek"}, {"time_control", "5+3"}, {"rated", true}});
+    EXPECT_EQ(d->last_error(), "account_required");
+    // A signed-in member may seek a rated game only where ratings are kept.
+    LobbyEnv unrated = env();
+    unrated.rating = nullptr;
+    Lobby plain(unrated);
+    auto signed_in = std::make_shared<Member>();
+    Account acct;
+    acct.id = 7;
+    acct.name = "erik";
+    plain.join(signed_in, "5.5.5.5", &acct);
+    plain.handle_message(*signed_in, R"({"t":"seek","time_control":"5+3","rated":true})");
+    EXPECT_EQ(signed_in->last_error(), "not_allowed");
+    plain.handle_message(*signed_in, R"({"t":"seek","time_control":"5+3","rated":false})");
+    EXPECT_EQ(plain.seeks(), 1u);
+    for (const char* bad : {"", "[]", "{", "{\"t\":5}", "{\"t\":\"seek\"}", "{\"t\":\"seek\",\"time_control\":\"/1d\"}",
+                            "{\"t\":\"seek\",\"time_control\":\"5+3\",\"variant\":\"atomic\"}",
+                            "{\"t\":\"seek\",\"time_control\":\"5+3\",\"rating_min\":-4}",
+                            "{\"t\":\"accept\"}", "{\"t\":\"accept\",\"seek\":\"nope\"}", "{\"t\":\"dance\"}",
+                            "{\"v\":2,\"t\":\"cancel\"}", "{\"t\":\"seek\",\"time_control\":\"5+3\",\"name\":\"\"}"}) {
+        const size_t n = d->messages.size();
+        lobby->handle_message(*d, bad);
+        ASSERT_EQ(d->messages.size(), n + 1) << bad;
+        EXPECT_EQ(d->messages.back()["t"], "error") << bad;
+    }
+    EXPECT_EQ(lobby->seeks(), 5u);
+    send(*d, {{"t", "ping"}});
+    EXPECT_EQ(d->messages.back()["t"], "pong");
+}
+
+// The games being played, fed by the hub: listed once both are playing (the first
+// move), gone when they end; hotseat games are not listed.
+TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {
+    const std::string db_path = (std::filesystem::temp_directory_path() /
+                                 ("outpost-lobby-test-" + std::to_string(::getpid()) + ".db")).string();
+    std::filesystem::remove(db_path);
+    {
+        auto storage = std::move(Storage::open(db_path).value());
+        HubEnv h;
+        int tokens = 0;
+        h.monotonic_ms = [this] { return now; };
+        h.wall_ms = [this] { return 1'700'000'000'000 + now; };
+        h.random_token = [&tokens](int len) {
+            std::string s = "t" + std::to_string(++tokens);
+            while (int(s.size()) < len) s += "x";
+            return s;
+        };
+        h.inline_writes = true;
+        h.on_live_game = [this](const LiveGame& g) { lobby->on_live_game(g); };
+        Hub hub(h, storage.get());
+        LobbyEnv e = env();
+        e.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner) {
+            return hub.create_game(body, client, owner);
+        };
+        lobby = std::make_unique<Lobby>(e);
+        auto a = join("1.1.1.1"), b = join("2.2.2.2"), watcher = join("3.3.3.3");
+        send(*a, {{"t", "quick"}, {"time_control", "5+3"}, {"name", "Anna"}});
+        send(*b, {{"t", "quick"}, {"time_control", "5+3"}, {"name", "Boris"}});
+        json pa = a->last("paired"), pb = b->last("paired");
+        ASSERT_FALSE(pa.is_null());
+        ASSERT_FALSE(pb.is_null());
+        const std::string id = pa["game"];
+        EXPECT_EQ(lobby->games_listed(), 0u);  // no move yet
+        struct Null : Subscriber {
+            void deliver(std::shared_ptr<const std::string>) override {}
+        };
+        auto sa = std::make_shared<Null>(), sb = std::make_shared<Null>();
+        const Seat seat_a = hub.connect(id, pa["seat"].get<std::string>(), sa).value();
+        ASSERT_TRUE(hub.connect(id, pb["seat"].get<std::string>(), sb).ok());
+        EXPECT_EQ(seat_a, pa["color"] == "white" ? Seat::WHITE_SEAT : Seat::BLACK_SEAT);
+        Subscriber& white = seat_a == Seat::WHITE_SEAT ? *sa : *sb;
+        hub.handle_message(id, Seat::WHITE_SEAT, R"({"t":"move","uci":"e2e4"})", white);
+        EXPECT_EQ(lobby->games_listed(), 1u);
+        lobby->tick();
+        json games = watcher->last("lobby")["games"];
+        ASSERT_EQ(games.size(), 1u);
+        EXPECT_EQ(games[0]["id"], id);
+        EXPECT_EQ(games[0][pa["color"].get<std::string>()], "Anna");
+        EXPECT_EQ(games[0]["time_control"], "5+3");
+        auto hotseat = hub.create_game(R"({"opponent":"hotseat"})");
+        ASSERT_TRUE(hotseat.ok());
+        hub.handle_message(hotseat->id, Seat::BOTH, R"({"t":"move","uci":"e2e4"})", white);
+        EXPECT_EQ(lobby->games_listed(), 1u);
+        hub.handle_message(id, Seat::WHITE_SEAT, R"({"t":"resign"})", white);
+        EXPECT_EQ(lobby->games_listed(), 0u);
+        lobby->tick();
+        EXPECT_TRUE(watcher->last("lobby")["games"].empty());
+    }
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+}

@@ -1,0 +1,161 @@
+// The lobby (P22): quick pairing by time control, seeks to create and accept, and the
+// games being played now, to watch. Live over its own WebSocket (/api/v1/lobby,
+// docs/protocol.md "Lobby"); the server pairs, this screen only asks and shows.
+import { clear, h, toast } from './dom';
+import { errorText, playerName, t } from './i18n';
+import { PRESETS } from './timecontrol';
+import { saveSeat } from './store';
+
+export const QUICK = ['1+0', '3+2', '5+3', '10+0', '15+10', '30+0'];
+
+interface Seek {
+  id: string; name: string; rating: number; provisional: boolean; time_control: string; class: string;
+  variant: 'standard' | 'chess960'; rated: boolean; quick: boolean; color: 'white' | 'black' | 'random';
+  rating_min: number | null; rating_max: number | null;
+}
+interface LiveGame { id: string; white: string; black: string; time_control: string; variant: string; rated: boolean }
+interface LobbyMessage { t: 'lobby'; seeks: Seek[]; games: LiveGame[]; mine: string[]; playing: number }
+
+const NAME_KEY = 'outpost.newgame'; // the name the home screen remembers
+
+function storedName(): string {
+  try { return String(JSON.parse(localStorage.getItem(NAME_KEY) ?? '{}').name ?? ''); } catch { return ''; }
+}
+function storeName(name: string) {
+  try {
+    const c = JSON.parse(localStorage.getItem(NAME_KEY) ?? '{}');
+    localStorage.setItem(NAME_KEY, JSON.stringify({ ...c, name }));
+  } catch { /* ignore */ }
+}
+
+// A rating as lichess shows it: "1500?" while provisional.
+export const ratingText = (r: number, provisional: boolean) => `${Math.round(r)}${provisional ? '?' : ''}`;
+
+export class LobbyView {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private retry = 0;
+  private timer = 0;
+  private last: LobbyMessage | null = null;
+  private readonly quickBox = h('div.quick-grid', { role: 'group', 'aria-label': t('lobbyQuick') });
+  private readonly seeksBox = h('div.seeks');
+  private readonly gamesBox = h('div.live-games');
+  private readonly status = h('p.lobby-status', { 'aria-live': 'polite' });
+  private readonly nameInput = h('input', { type: 'text', maxlength: 40, value: storedName(), 'data-field': 'lobby-name', 'aria-label': t('yourName') }) as HTMLInputElement;
+
+  constructor(mount: HTMLElement) {
+    this.nameInput.addEventListener('change', () => storeName(this.nameInput.value.trim()));
+    clear(mount, h('main.lobby-screen',
+      h('h1', t('lobby')),
+      h('label.lobby-name', t('yourName'), this.nameInput),
+      h('section.lobby-quick', h('h2', t('lobbyQuick')), h('p.hint', t('lobbyQuickHint')), this.quickBox, this.status),
+      h('section.lobby-seeks', h('h2', t('lobbySeeks')), this.seeksBox, this.seekForm()),
+      h('section.lobby-games', h('h2', t('lobbyGames')), this.gamesBox)));
+    this.render();
+    this.connect();
+  }
+
+  destroy() {
+    this.closed = true;
+    window.clearTimeout(this.timer);
+    this.ws?.close();
+  }
+
+  private name(): string | undefined {
+    const n = this.nameInput.value.trim();
+    return n ? new TextEncoder().encode(n).length <= 40 ? n : undefined : undefined;
+  }
+
+  private connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/api/v1/lobby`);
+    this.ws = ws;
+    ws.onopen = () => { this.retry = 0; };
+    ws.onmessage = (ev) => this.receive(String(ev.data));
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      this.timer = window.setTimeout(() => this.connect(), Math.min(8000, 500 * 2 ** this.retry++));
+    };
+  }
+
+  private send(msg: Record<string, unknown>) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { toast(t('notConnected')); return; }
+    this.ws.send(JSON.stringify({ v: 1, ...msg }));
+  }
+
+  private receive(text: string) {
+    let m: Record<string, unknown>;
+    try { m = JSON.parse(text); } catch { return; }
+    if (m.t === 'lobby' && Array.isArray(m.seeks) && Array.isArray(m.games)) {
+      this.last = m as unknown as LobbyMessage;
+      this.render();
+    } else if (m.t === 'paired' && typeof m.game === 'string' && typeof m.seat === 'string') {
+      const color = m.color === 'black' ? 'black' : 'white';
+      saveSeat({ game: m.game, token: m.seat, color, created: Date.now() });
+      location.hash = `#/game/${m.game}?seat=${encodeURIComponent(m.seat)}`;
+    } else if (m.t === 'error') {
+      toast(errorText(String(m.code ?? ''), String(m.message ?? '')));
+    }
+  }
+
+  private mine(s: Seek) { return this.last?.mine.includes(s.id) ?? false; }
+
+  private render() {
+    const seeks = this.last?.seeks ?? [];
+    const waiting = new Set(seeks.filter((s) => s.quick && this.mine(s)).map((s) => s.time_control));
+    clear(this.quickBox, QUICK.map((tc) => h('button.quick', {
+      type: 'button', 'data-quick': tc, 'aria-pressed': waiting.has(tc) ? 'true' : 'false',
+      onclick: () => waiting.has(tc) ? this.cancelQuick(tc) : this.send({ t: 'quick', time_control: tc, name: this.name() }),
+    }, tc)));
+    this.status.textContent = waiting.size ? t('lobbyWaiting') : '';
+    const listed = seeks.filter((s) => !s.quick || !this.mine(s));
+    clear(this.seeksBox, listed.length === 0 ? h('p.empty', t('lobbyNoSeeks')) : h('table.seek-table',
+      h('thead', h('tr', h('th', t('lobbyPlayer')), h('th', t('lobbyRating')), h('th', t('timeControl')),
+        h('th', t('variant')), h('th', t('lobbyMode')), h('th', t('color')), h('th', ''))),
+      h('tbody', listed.map((s) => h('tr', { 'data-seek': s.id },
+        h('td', playerName(s.name)), h('td', ratingText(s.rating, s.provisional)), h('td', s.time_control),
+        h('td', s.variant === 'chess960' ? t('chess960') : t('standard')),
+        h('td', s.rated ? t('rated') : t('casual')),
+        h('td', s.color === 'random' ? t('random') : t(s.color)),
+        h('td', this.mine(s)
+          ? h('button.action', { type: 'button', 'data-action': 'cancel-seek', onclick: () => this.send({ t: 'cancel', seek: s.id }) }, t('cancel'))
+          : h('button.action.yes', { type: 'button', 'data-action': 'accept-seek', onclick: () => this.send({ t: 'accept', seek: s.id, name: this.name() }) }, t('accept'))))))));
+    const games = this.last?.games ?? [];
+    clear(this.gamesBox, games.length === 0 ? h('p.empty', t('lobbyNoGames')) : h('ul.live-list', games.map((g) => h('li',
+      h('a', { href: `#/game/${encodeURIComponent(g.id)}`, 'data-watch': g.id },
+        `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`, h('span.tc', ` · ${g.time_control}`),
+        g.variant === 'chess960' ? h('span.tc', ` · ${t('chess960')}`) : null)))));
+  }
+
+  private cancelQuick(tc: string) {
+    for (const s of this.last?.seeks ?? []) if (s.quick && s.time_control === tc && this.mine(s)) this.send({ t: 'cancel', seek: s.id });
+  }
+
+  private seekForm(): HTMLElement {
+    const tc = h('select', { 'data-field': 'seek-tc', 'aria-label': t('timeControl') },
+      PRESETS.filter((p) => p.tc !== '-').map((p) => h('option', { value: p.tc }, p.label))) as HTMLSelectElement;
+    tc.value = '10+0';
+    const variant = h('select', { 'data-field': 'seek-variant', 'aria-label': t('variant') },
+      h('option', { value: 'standard' }, t('standard')), h('option', { value: 'chess960' }, t('chess960'))) as HTMLSelectElement;
+    const color = h('select', { 'data-field': 'seek-color', 'aria-label': t('color') },
+      (['random', 'white', 'black'] as const).map((c) => h('option', { value: c }, t(c)))) as HTMLSelectElement;
+    const rated = h('input', { type: 'checkbox', 'data-field': 'seek-rated' }) as HTMLInputElement;
+    const min = h('input', { type: 'number', min: 0, max: 4000, step: 50, 'data-field': 'seek-min', 'aria-label': t('ratingMin') }) as HTMLInputElement;
+    const max = h('input', { type: 'number', min: 0, max: 4000, step: 50, 'data-field': 'seek-max', 'aria-label': t('ratingMax') }) as HTMLInputElement;
+    const num = (i: HTMLInputElement) => (i.value.trim() === '' ? undefined : Math.round(Number(i.value)));
+    return h('form.seek-form', {
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        this.send({ t: 'seek', time_control: tc.value, variant: variant.value, color: color.value, rated: rated.checked,
+          rating_min: num(min), rating_max: num(max), name: this.name() });
+      },
+    }, h('h3', t('lobbyCreateSeek')),
+    h('label', t('timeControl'), tc), h('label', t('variant'), variant), h('label', t('color'), color),
+    h('label.check', rated, t('rated')),
+    h('fieldset.range', h('legend', t('ratingRange')), h('label', t('ratingMin'), min), h('label', t('ratingMax'), max)),
+    h('button.action.primary', { type: 'submit', 'data-action': 'create-seek' }, t('lobbyCreateSeek')));
+  }
+}
