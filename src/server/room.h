@@ -16,6 +16,7 @@
 
 #include "chess/clock.h"
 #include "chess/game.h"
+#include "server/adjournment.h"
 #include "server/protocol.h"
 #include "server/storage.h"
 
@@ -59,6 +60,11 @@ public:
     bool counted_open = false;
     int preset_plies = 0;  // moves of the PGN the game started from (nobody's to take back)                                // counted in the creator's open games
     std::map<const Subscriber*, std::pair<std::weak_ptr<Subscriber>, Seat>> subscribers;
+    std::optional<AdjournState> adjourned;  // R18: sealed (and later resumed); adjournment.h
+
+    // R18: a move is sealed and the game waits for its resumption (clocks stopped).
+    bool waiting_for_resumption() const { return adjourned && adjourned->waiting() && !game.is_over(); }
+    bool correspondence() const { return clock && clock->time_control().correspondence(); }
 
     const std::string& id() const { return info.id; }
     bool robot(Color c) const { return (c == WHITE ? info.white_kind : info.black_kind) == "robot"; }
