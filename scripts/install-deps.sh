@@ -18,6 +18,7 @@ PACKAGES=(
   libboost-dev          # Asio/Beast (server)
   libsqlite3-dev        # storage (server)
   libsodium-dev pkg-config  # accounts: Argon2id password hashes (server)
+  libjemalloc-dev       # the outpost executable's allocator (server CPU per move)
   # Fuzzing: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
   # Scripts, test data generation, and the reference engine for bench/

@@ -36,7 +36,14 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--analysis-queue", cfg->analysis_queue, "Games that may wait for analysis")->check(CLI::Range(1, 10'000));
     cmd->add_flag("!--robot-instant", cfg->robot_human_time,
                   "Casual robot levels answer as soon as they have searched (tests, benchmarks), not after a person's time");
-    cmd->callback([cfg, &run] { run = [cfg] { return server::run_server(*cfg); }; });
+    auto cost = std::make_shared<std::string>("interactive");
+    cmd->add_option("--password-cost", *cost,
+                    "Cost of a password hash: interactive (64 MiB Argon2id, for service) or cheapest (tests only)")
+        ->check(CLI::IsMember({"interactive", "cheapest"}));
+    cmd->callback([cfg, cost, &run] {
+        cfg->password_cost = *cost == "cheapest" ? server::PasswordCost::cheapest() : server::PasswordCost::interactive();
+        run = [cfg] { return server::run_server(*cfg); };
+    });
 }
 
 }  // namespace outpost::app

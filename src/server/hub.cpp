@@ -147,9 +147,11 @@ int Hub::open_games_of(const std::string& client) const {
 
 // --- Creating games ----------------------------------------------------------------
 
-Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client) {
+Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client, const Account* account) {
     auto spec = read_new_game(body);
     if (!spec) return spec.error();
+    // P21: a signed-in creator plays under the account's name (no one else's).
+    if (account && spec->opponent != "hotseat") spec->name = account->name;
     std::promise<Result<bool>> durable;
     auto stored = durable.get_future();
     Answer<CreatedGame> created = ProtocolError{};
@@ -167,8 +169,9 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
                                  "you have " + std::to_string(cap) +
                                      " unfinished games; finish, resign or abort one before you start another",
                                  429};
-        created = create_room(*spec, "", key,
-                              [&durable](const Result<bool>& ok) { durable.set_value(ok); });
+        StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
+        created = create_room(*spec, "", key, on_durable,
+                              account && spec->opponent != "hotseat" ? account->id : 0);
         if (!created) return created;
     }
     // D3: the answer goes out once the game is stored.
@@ -181,7 +184,8 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
 }
 
 Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
-                                     StorageWriter::Done on_durable) {
+                                     StorageWriter::Done on_durable, std::int64_t creator_account,
+                                     std::int64_t opponent_account) {
     auto tc = parse_time_control(spec.time_control);
     if (!tc) return bad_request(tc.error().message);
     if (tc->correspondence() && tc->days_per_move > 14) return bad_request("days per move must be 1 to 14 (C3)");
@@ -248,6 +252,10 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
         if (creator == WHITE || !robot) created.white_token = info.white_token;
         if (creator == BLACK || !robot) created.black_token = info.black_token;
         created.you = creator == WHITE ? Seat::WHITE_SEAT : Seat::BLACK_SEAT;
+        // P21: the seats' accounts (none for a robot's seat).
+        (creator == WHITE ? info.white_account : info.black_account) = creator_account;
+        if (!robot && opponent_account != creator_account)
+            (creator == WHITE ? info.black_account : info.white_account) = opponent_account;
     }
     info.robot_level = robot ? spec.level : 0;
     info.robot_elo = robot ? (spec.elo ? spec.elo : (env_.level_elo && spec.level ? env_.level_elo(spec.level) : 0)) : 0;
@@ -432,7 +440,8 @@ Answer<std::string> Hub::lookup(std::string_view body) {
 
 // --- Connections -------------------------------------------------------------------
 
-Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who) {
+Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who,
+                          const Account* account) {
     std::lock_guard lock(mutex_);
     auto found = find(id);
     if (!found) return found.error();
@@ -440,6 +449,11 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
     const Seat seat = r.seat_of(token);
     if (!token.empty() && seat == Seat::SPECTATOR)
         return ProtocolError{"not_your_seat", "this seat token does not belong to game " + id, 403};
+    // P21: a signed-in player opening a seat nobody's account holds takes it (the
+    // others see the new name); otherwise the seat stays as it is.
+    if (account) {
+        if (auto taken = take_seat(r, seat, *account); taken && *taken) commit(r, Change::STATE, r.game.ply());
+    }
     r.subscribers[who.get()] = {who, seat};
     // The first state goes after any acknowledgement still on its way to storage, so
     // that it never shows a move before the move is durable nor overtakes one.
@@ -449,6 +463,36 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
         if (auto s = weak.lock()) s->deliver(msg);
     });
     return seat;
+}
+
+Answer<bool> Hub::take_seat(Room& r, Seat seat, const Account& account) {
+    if (account.id <= 0 || account.disabled) return not_allowed("not signed in");
+    if (seat == Seat::BOTH) return not_allowed("a game at one screen has no accounts");
+    const auto c = seat_color(seat);
+    if (!c) return ProtocolError{"not_your_seat", "this seat token does not belong to the game", 403};
+    if (r.game.is_over()) return game_over(r.game);
+    std::int64_t& mine = *c == WHITE ? r.info.white_account : r.info.black_account;
+    const std::int64_t theirs = *c == WHITE ? r.info.black_account : r.info.white_account;
+    if (mine == account.id) return false;  // already the account's
+    if (mine != 0) return ProtocolError{"not_your_seat", "this seat belongs to another account", 403};
+    if (theirs == account.id) return not_allowed("the other seat of this game is already yours");
+    mine = account.id;
+    (*c == WHITE ? r.info.white_name : r.info.black_name) = account.name;
+    return true;
+}
+
+Answer<std::string> Hub::claim_seat(const std::string& id, std::string_view token, const Account& account) {
+    std::lock_guard lock(mutex_);
+    auto found = find(id);
+    if (!found) return found.error();
+    Room& r = *found.value();
+    const Seat seat = token.empty() ? Seat::SPECTATOR : r.seat_of(token);
+    if (seat == Seat::SPECTATOR)
+        return ProtocolError{"not_your_seat", "this seat token does not belong to game " + id, 403};
+    auto taken = take_seat(r, seat, account);
+    if (!taken) return taken.error();
+    if (*taken) commit(r, Change::STATE, r.game.ply());
+    return std::string(R"({"v":1,"game":")") + id + R"(","you":")" + seat_name(seat) + "\"}";
 }
 
 void Hub::disconnect(const std::string& id, const Subscriber* who) {
@@ -705,7 +749,11 @@ Hub::Handled Hub::handle(Context& c, const in::Rematch& m) {
         spec.name = r.info.black_name;
         spec.opponent_name = r.info.white_name;
     }
-    auto created = create_room(spec, r.id(), r.client, nullptr);
+    // The accounts follow their players to the other colours (P21).
+    const std::int64_t creator_account =
+        c.seat == Seat::BOTH ? 0 : robot_game ? (human == WHITE ? r.info.white_account : r.info.black_account) : r.info.white_account;
+    const std::int64_t opponent_account = c.seat == Seat::BOTH || robot_game ? 0 : r.info.black_account;
+    auto created = create_room(spec, r.id(), r.client, nullptr, creator_account, opponent_account);
     if (!created) return created.error();
     const CreatedGame& made = created.value();
     r.info.rematch_game = made.id;

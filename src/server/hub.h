@@ -28,6 +28,7 @@
 #include "chess/clock.h"
 #include "chess/game.h"
 #include "chess/result.h"
+#include "server/accounts.h"
 #include "server/protocol.h"
 #include "server/room.h"
 #include "server/storage.h"
@@ -96,7 +97,10 @@ public:
 
     // HTTP-level operations.
     // `client` names who asks (the network layer's key for the peer), for per-client caps.
-    Answer<CreatedGame> create_game(std::string_view json_body, std::string_view client = {});
+    // `account`: the signed-in creator (P21), whose seat then records the account and
+    // carries its name; none for an anonymous creator.
+    Answer<CreatedGame> create_game(std::string_view json_body, std::string_view client = {},
+                                    const Account* account = nullptr);
     Answer<std::string> state_json(const std::string& id);             // a spectator's view
     Answer<std::string> pgn(const std::string& id);
     Answer<std::string> lookup(std::string_view json_body);
@@ -104,7 +108,16 @@ public:
     std::string levels_json() const;
 
     // WebSocket-level operations. connect() sends the first state to the subscriber.
-    Answer<Seat> connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who);
+    // `account`: the connection's signed-in account (P21). A signed-in player who
+    // connects with the token of a seat that has no account yet takes it (take_seat).
+    Answer<Seat> connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who,
+                         const Account* account = nullptr);
+    // P21: the seat `token` holds in game `id` becomes the account's (an anonymous game
+    // kept after signing up or in). Answers {"v":1,"game":ID,"you":SEAT}; errors:
+    // not_found, not_your_seat (no seat of this game, or the seat is another
+    // account's), game_over, not_allowed (a hotseat game, or the other seat is already
+    // this account's).
+    Answer<std::string> claim_seat(const std::string& id, std::string_view token, const Account& account);
     void disconnect(const std::string& id, const Subscriber* who);
     // A message from a connection; errors go back to that connection only.
     void handle_message(const std::string& id, Seat seat, std::string_view text, Subscriber& from, Millis lag_ms = 0);
@@ -157,11 +170,14 @@ private:
     GameWrite write_for(Room& r, int ply_before) const;
     void end_game_tasks(Room& r);  // the robot's request is obsolete when a game ends
     Millis credited_lag(Millis measured, std::optional<int> claimed) const;
+    // Gives the seat to the account if the rules allow; an error says why not.
+    Answer<bool> take_seat(Room& r, Seat seat, const Account& account);
     bool check_timeouts(Room& r);   // flag fall, first-move and unstarted aborts
     void maybe_ask_robot(Room& r);
     void schedule(Room& r);
     Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
-                                    StorageWriter::Done on_durable);
+                                    StorageWriter::Done on_durable, std::int64_t creator_account = 0,
+                                    std::int64_t opponent_account = 0);
     int open_games_of(const std::string& client) const;
     void count_open(Room& r);
     std::string robot_name(int level, int elo) const;

@@ -257,7 +257,11 @@ void write_player(Writer& w, const Room& r, Color c) {
     w.open('{');
     const bool robot = r.robot(c);
     w.key("kind").str(robot ? "robot" : "human");
-    w.key("name").str(c == WHITE ? r.info.white_name : r.info.black_name);
+    const std::string& name = c == WHITE ? r.info.white_name : r.info.black_name;
+    w.key("name").str(name);
+    // P21: the seat's account (its name, which is then the seat's name), or null.
+    const bool account = (c == WHITE ? r.info.white_account : r.info.black_account) != 0;
+    w.key("account").str_or_null(account ? std::optional<std::string_view>(name) : std::nullopt);
     if (robot) {
         w.key("level").num(r.info.robot_level);
         w.key("elo").num(r.info.robot_elo);

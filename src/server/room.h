@@ -29,6 +29,9 @@ public:
     // Must not block and must not call the hub (it may be called under the hub's lock
     // or from the storage writer's thread once a batch is durable).
     virtual void deliver(std::shared_ptr<const std::string> message) = 0;
+    // The signed-in account of this connection (P21), resolved from the session cookie
+    // at the WebSocket upgrade; 0: anonymous.
+    virtual std::int64_t account_id() const { return 0; }
 };
 
 struct PlyRecord {

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "server/accounts.h"
 #include "server/hub.h"
 
 namespace outpost::server {
@@ -23,6 +25,16 @@ struct HttpRequest {
     std::string target;  // path and query
     std::string body;
     std::string client;  // who asks (the peer's address): the key of per-client limits
+    // The headers the routes need (P21): the session cookie, the CSRF checks, the scheme.
+    std::string cookie;        // Cookie ("" when absent)
+    std::string origin;        // Origin ("" when absent: not a browser, or a same-origin GET)
+    std::string host;          // Host
+    std::string content_type;  // Content-Type
+    bool secure = false;       // reached over HTTPS (see identity.h): cookies get Secure
+    // Set by the server before routing, from the session cookie (identity.h): the
+    // signed-in account and its session token, or none (anonymous).
+    std::optional<Account> account;
+    std::string session_token;
 };
 
 struct HttpResponse {

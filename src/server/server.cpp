@@ -19,6 +19,7 @@
 #include "server/edge.h"
 #include "server/analysis_service.h"
 #include "server/hub.h"
+#include "server/identity.h"
 #include "server/random.h"
 #include "server/robot.h"
 #include "server/router.h"
@@ -59,7 +60,9 @@ struct Shared {
     const StaticFiles* files;
     AnalysisService* analysis;
     Edge* edge;
+    AccountStore* accounts;  // P21: sessions and accounts (never null in `outpost serve`)
 };
+
 
 // C5: the lag the server measured on a connection, from its own WebSocket pings: half
 // the round trip, smoothed over the last samples, never more than MaxMeasuredLag (the
@@ -70,10 +73,19 @@ constexpr Millis MaxMeasuredLag = 300;
 
 std::string_view sv(beast::string_view s) { return {s.data(), s.size()}; }
 
+// The account of a request's session cookie (identity.h): the one call for HTTP
+// requests and WebSocket upgrades alike.
+Identity identify_request(const http::request<http::string_body>& req, const Shared& shared) {
+    return identify(shared.accounts, sv(req[http::field::cookie]), wall_now());
+}
+
 // A WebSocket connection following one game.
 class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip) : ws_(std::move(ws)), ip_(std::move(ip)) {}
+    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, std::optional<Account> account)
+        : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(account)) {}
+
+    std::int64_t account_id() const override { return account_ ? account_->id : 0; }
 
     void deliver(std::shared_ptr<const std::string> message) override {
         asio::post(ws_.get_executor(), [self = shared_from_this(), message] {
@@ -108,7 +120,7 @@ public:
         beast::error_code ec;
         co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
-        auto connected = shared.hub->connect(game, seat_token, shared_from_this());
+        auto connected = shared.hub->connect(game, seat_token, shared_from_this(), account_ ? &*account_ : nullptr);
         if (!connected) {
             std::string text = error_json(connected.error());
             co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
@@ -199,6 +211,7 @@ private:
 
     websocket::stream<beast::tcp_stream> ws_;
     std::string ip_;
+    std::optional<Account> account_;  // the session's account at the upgrade (P21); none: anonymous
     EdgeLimits limits_;
     std::deque<std::shared_ptr<const std::string>> queue_;
     size_t queued_bytes_ = 0;
@@ -270,11 +283,20 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
             continue;
         }
         if (websocket::is_upgrade(req)) {
-            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip);
+            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip,
+                                                  identify_request(req, shared).account);
             co_await ws->run(std::move(req), shared);
             co_return;
         }
-        const HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(), ip};
+        HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(), ip};
+        request.cookie = std::string(sv(req[http::field::cookie]));
+        request.origin = std::string(sv(req[http::field::origin]));
+        request.host = std::string(sv(req[http::field::host]));
+        request.content_type = std::string(sv(req[http::field::content_type]));
+        request.secure = request_is_secure(sv(req["X-Forwarded-Proto"]), sv(req[http::field::forwarded]), request.origin);
+        Identity who = identify_request(req, shared);
+        request.account = std::move(who.account);
+        request.session_token = std::move(who.token);
         HttpResponse r;
         try {
             r = route(request, *shared.hub, *shared.files, shared.analysis);
@@ -334,6 +356,12 @@ int run_server(const ServerConfig& config) {
     auto storage = Storage::open(config.db, config.sync_full);
     if (!storage) {
         std::cerr << "outpost serve: " << storage.error().message << "\n";
+        return 1;
+    }
+    // P21: the accounts and sessions, in the same database file as the games.
+    auto accounts = AccountStore::open(config.db, config.password_cost);
+    if (!accounts) {
+        std::cerr << "outpost serve: " << accounts.error().message << "\n";
         return 1;
     }
     const StaticFiles files = StaticFiles::load(config.web_dir);
@@ -421,7 +449,7 @@ int run_server(const ServerConfig& config) {
     AnalysisService analysis(analysis_options, *hub, storage->get(), monotonic_now);
 
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get()}), asio::detached);
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "server/accounts.h"
 #include "server/edge.h"
 
 namespace outpost::server {
@@ -32,6 +33,9 @@ struct ServerConfig {
     int analysis_queue = 16;
     // Casual robot levels take a person's time over a move (engine/human_time.h).
     bool robot_human_time = true;
+    // The cost of a password hash (P21): interactive() in service; tests pass
+    // --password-cost cheapest.
+    PasswordCost password_cost = PasswordCost::interactive();
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

@@ -62,8 +62,9 @@ constexpr const char* GameColumns =
     "id, created_ms, updated_ms, white_token, black_token, white_kind, black_kind, white_name, black_name, "
     "robot_level, robot_elo, time_control, variant, chess960, initial_fen, casual, status, result, draw_offer, "
     "takeback_request, offer_plies, white_ms, black_ms, running, turn_started_ms, rematch_of, rematch_game, "
-    "rematch_white_token, rematch_black_token, client, adjournable, adjournment, deadline_ms, arbiter_resume_ms";
-constexpr int GameColumnCount = 34;
+    "rematch_white_token, rematch_black_token, client, white_account, black_account, adjournable, adjournment, "
+    "deadline_ms, arbiter_resume_ms";
+constexpr int GameColumnCount = 36;
 
 // Columns added after the first release, for databases made before them.
 constexpr std::pair<const char*, const char*> AddedColumns[] = {
@@ -71,11 +72,17 @@ constexpr std::pair<const char*, const char*> AddedColumns[] = {
     {"games", "rematch_black_token TEXT NOT NULL DEFAULT ''"},
     {"moves", "clock_ms INTEGER NOT NULL DEFAULT -2"},
     {"games", "client TEXT NOT NULL DEFAULT ''"},
+    {"games", "white_account INTEGER"},  // accounts.id of the seat (P21); NULL: none
+    {"games", "black_account INTEGER"},
     {"games", "adjournable INTEGER NOT NULL DEFAULT 0"},       // R18 (issue 12)
     {"games", "adjournment TEXT NOT NULL DEFAULT ''"},
     {"games", "deadline_ms INTEGER NOT NULL DEFAULT 0"},       // C3
     {"games", "arbiter_resume_ms INTEGER NOT NULL DEFAULT 0"},
 };
+// Indexes on added columns: made after the columns exist.
+constexpr const char* AddedIndexes =
+    "CREATE INDEX IF NOT EXISTS games_white_account ON games(white_account) WHERE white_account IS NOT NULL;"
+    "CREATE INDEX IF NOT EXISTS games_black_account ON games(black_account) WHERE black_account IS NOT NULL;";
 
 // Checkpoints (copying the WAL back into the database; each syncs the WAL and the
 // database file, two disk flushes of ~10 ms here, up to ~70 ms on a busy disk):
@@ -84,19 +91,20 @@ constexpr std::pair<const char*, const char*> AddedColumns[] = {
 // - SQLite starts the WAL over (writes from its beginning again) only when a
 //   checkpoint has copied all of it. Under steady writes the checkpointer never quite
 //   catches up (the writer commits while it copies), so once the WAL holds
-//   WalRestartFrames (32 MB) the writer thread copies the rest itself, between two batches
+//   WalRestartBytes (32 MB) the writer thread copies the rest itself, between two batches
 //   (after the first one's acknowledgements left): the next batch waits for that
 //   one checkpoint, the hub never.
 // - The WAL file is not cut back at each restart (journal_size_limit above the
 //   restart size): truncating and growing it again made the file system allocate
 //   (and with `discard`, trim) its blocks over and over.
-// A blocking TRUNCATE checkpoint is used only at WalEmergencyFrames (the checkpointer
+// A blocking TRUNCATE checkpoint is used only at WalEmergencyBytes (the checkpointer
 // starved for seconds) and when the store closes.
 constexpr int CheckpointEveryMs = 100;
-// (10,000 games at ~4,700 moves/s write ~40 MB of WAL a second: the writer catches up
-// about once a second, 15-70 ms each time on this machine's disk.)
-constexpr int WalRestartFrames = (32 << 20) / 4096;
-constexpr int WalEmergencyFrames = (128 << 20) / 4096;
+// (10,000 games at ~4,800 moves/s write ~14 MB of WAL a second with 1 KiB pages, ~47 MB
+// with 4 KiB ones: the writer catches up every ~2.4 s (every ~0.7 s), 15-75 ms each
+// time on this machine's disk.)
+constexpr int WalRestartBytes = 32 << 20;
+constexpr int WalEmergencyBytes = 128 << 20;
 constexpr const char* JournalSizeLimit = "PRAGMA journal_size_limit=41943040;";
 
 StoredGame read_game_row(const Statement& s) {
@@ -132,6 +140,8 @@ StoredGame read_game_row(const Statement& s) {
     g.rematch_white_token = s.text(c++);
     g.rematch_black_token = s.text(c++);
     g.client = s.text(c++);
+    g.white_account = s.integer(c++);  // NULL reads as 0
+    g.black_account = s.integer(c++);
     g.adjournable = s.integer(c++) != 0;
     g.adjournment = s.text(c++);
     g.deadline_ms = s.integer(c++);
@@ -158,7 +168,7 @@ public:
         writer_.db = *w;
         // wal_autocheckpoint=0: the checkpointer thread does it, off the write path.
         // journal_size_limit: a WAL that was started over is cut back to this size
-        // (without it the file keeps its largest size forever); see WalRestartFrames.
+        // (without it the file keeps its largest size forever); see WalRestartBytes.
         // cache_size: the games and moves a batch touches are spread over the whole file
         // (SQLite's default cache of 2 MB read them back from the OS at every batch).
         for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA wal_autocheckpoint=0;", JournalSizeLimit, "PRAGMA cache_size=-65536;",
@@ -182,6 +192,14 @@ public:
             const std::string alter = std::string("ALTER TABLE ") + table + " ADD COLUMN " + column;
             if (auto r = writer_.exec(alter.c_str()); !r) return r;
         }
+        if (auto r = writer_.exec(AddedIndexes); !r) return r;
+        {
+            // The WAL's frames are pages: the thresholds in bytes become frames of the
+            // page size this database was made with (1 KiB new, 4 KiB older files).
+            Statement ps(writer_.db, "PRAGMA page_size;");
+            const std::int64_t page = ps.step() == SQLITE_ROW ? std::max<std::int64_t>(512, ps.integer(0)) : 4096;
+            wal_restart_frames_ = int(WalRestartBytes / page);
+        }
         if (path_ == ":memory:") {
             in_memory_ = true;
             return true;
@@ -203,11 +221,11 @@ public:
         return done;
     }
 
-    // Between two batches, on the writer's thread (see WalRestartFrames).
+    // Between two batches, on the writer's thread (see WalRestartBytes).
     void after_batch() override {
-        if (in_memory_ || wal_frames_ < WalRestartFrames) return;
+        if (in_memory_ || wal_frames_ < wal_restart_frames_) return;
         std::lock_guard lock(writer_.mutex);
-        const bool emergency = wal_frames_ >= WalEmergencyFrames;
+        const bool emergency = wal_frames_ >= wal_restart_frames_ * (WalEmergencyBytes / WalRestartBytes);
         const auto t0 = std::chrono::steady_clock::now();
         int log = -1, copied = -1;
         // PASSIVE: refused at once while the checkpointer copies (then the next batch
@@ -253,6 +271,22 @@ public:
             }
             if (rc != SQLITE_DONE) return db_error(c.db, "read games");
         }
+        return out;
+    }
+
+    Result<std::vector<StoredSummary>> games_of_account(std::int64_t account_id, int limit) override {
+        static const std::string Sql = std::string("SELECT ") + GameColumns +
+                                       ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "
+                                       "WHERE white_account=?1 OR black_account=?1 ORDER BY updated_ms DESC LIMIT ?2";
+        std::vector<StoredSummary> out;
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        Statement s(c.cached(Sql.c_str()));
+        if (!s.ok()) return db_error(c.db, "read games");
+        s.bind(1, account_id).bind(2, std::int64_t(limit));
+        int rc;
+        while ((rc = s.step()) == SQLITE_ROW) out.push_back(StoredSummary{read_game_row(s), int(s.integer(GameColumnCount))});
+        if (rc != SQLITE_DONE) return db_error(c.db, "read games");
         return out;
     }
 
@@ -327,15 +361,16 @@ private:
     Result<bool> write_row(const StoredGame& g, Row kind) {
         static const std::string Insert = std::string("INSERT INTO games (") + GameColumns +
                                           ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34)";
+                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36)";
         static const std::string Update =
             "UPDATE games SET updated_ms=?3, white_name=?8, black_name=?9, status=?17, "
             "result=?18, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
             "black_ms=?23, running=?24, turn_started_ms=?25, rematch_game=?27, rematch_white_token=?28, "
-            "rematch_black_token=?29, client=?30, adjournment=?32, deadline_ms=?33 WHERE id=?1";
+            "rematch_black_token=?29, client=?30, white_account=?31, black_account=?32, adjournment=?34, deadline_ms=?35 "
+            "WHERE id=?1";
         static const std::string AfterMove =
             "UPDATE games SET updated_ms=?3, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
-            "black_ms=?23, running=?24, turn_started_ms=?25, adjournment=?32, deadline_ms=?33 WHERE id=?1";
+            "black_ms=?23, running=?24, turn_started_ms=?25, adjournment=?34, deadline_ms=?35 WHERE id=?1";
         const bool insert = kind == Row::INSERT;
         Statement s(writer_.cached(insert ? Insert.c_str() : kind == Row::UPDATE ? Update.c_str() : AfterMove.c_str()));
         if (!s.ok()) return db_error(writer_.db, "prepare game row");
@@ -350,8 +385,12 @@ private:
         bind(g.initial_fen), bind(g.casual), bind(g.status), bind(g.result), bind(g.draw_offer);
         bind(g.takeback_request), bind(g.offer_plies), bind(g.white_ms), bind(g.black_ms), bind(g.running);
         bind(g.turn_started_ms), bind(g.rematch_of), bind(g.rematch_game), bind(g.rematch_white_token);
-        bind(g.rematch_black_token), bind(g.client), bind(g.adjournable), bind(g.adjournment), bind(g.deadline_ms);
-        bind(g.arbiter_resume_ms);
+        bind(g.rematch_black_token), bind(g.client);
+        for (std::int64_t account : {g.white_account, g.black_account}) {
+            if (account) s.bind(i++, account);
+            else s.bind_null(i++);
+        }
+        bind(g.adjournable), bind(g.adjournment), bind(g.deadline_ms), bind(g.arbiter_resume_ms);
         if (s.step() != SQLITE_DONE) return db_error(writer_.db, insert ? "insert game " + g.id : "update game " + g.id);
         return true;
     }
@@ -463,6 +502,7 @@ private:
 
     std::string path_;
     bool in_memory_ = false;
+    int wal_restart_frames_ = WalRestartBytes / 4096;
     std::atomic<int> wal_frames_{0};  // frames in the WAL after the writer's last commit (wal hook)
     std::atomic<long> commits_{0};    // commits so far (wal hook)
     Connection writer_, reader_;

@@ -52,6 +52,9 @@ struct StoredGame {
     std::string rematch_of, rematch_game;
     std::string rematch_white_token, rematch_black_token;  // the seat in the rematch of this game's white / black
     std::string client;                   // the address that created it, while unfinished (open-games cap)
+    // The account of each seat (P21): set when a signed-in player creates or takes the
+    // seat; 0 (NULL in the database) for robots, anonymous players and hotseat games.
+    std::int64_t white_account = 0, black_account = 0;
     // R18/P19 and C3 (issue 12): the adjournment option, the envelope and resumption
     // (JSON, server/adjournment.h; "" for none), the wall-clock time at which the
     // running side's flag falls (0: none), and a resumption time an administrator set
@@ -104,6 +107,11 @@ public:
     virtual Result<std::vector<StoredGame>> load_live_games() = 0;
     // The games seat tokens belong to (newest first), without their moves.
     virtual Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& tokens, int limit = 100) = 0;
+    // The games an account played (P21 profiles): newest first, at most `limit`, without
+    // moves (`moves` counts the plies). A store without accounts says so with an error.
+    virtual Result<std::vector<StoredSummary>> games_of_account(std::int64_t, int) {
+        return make_error("this store keeps no accounts");
+    }
     // Analyses: one per game (a second store replaces the first). A store that keeps
     // none says so with an error; load answers nullopt when there is none.
     virtual Result<bool> store_analysis(const StoredAnalysis&) { return make_error("this store keeps no analyses"); }

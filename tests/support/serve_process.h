@@ -114,7 +114,7 @@ inline bool send_all(int fd, const std::string& s) {
 }
 
 // Reads up to n bytes, waiting at most ms for each; "" on end of stream or timeout.
-inline std::string read_some(int fd, size_t n, int ms = 3000) {
+inline std::string read_some(int fd, size_t n, int ms = 10000) {
     pollfd p{fd, POLLIN, 0};
     if (poll(&p, 1, ms) <= 0) return "";
     std::string buf(n, '\0');

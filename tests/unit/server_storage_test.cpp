@@ -77,32 +77,81 @@ TEST(Storage, D3WalStaysBoundedUnderManyMoves) {
     const std::string path = temp_db("wal");
     {
         auto s = std::move(Storage::open(path).value());
-        StoredGame g = sample_game("long");
-        ASSERT_TRUE(s->write(GameWrite{GameWrite::INSERT_GAME, g, {}, 0}).ok());
+        // 100 games, moves spread over all of them as a busy server's are: each move
+        // changes a page of the moves table and one of the games table.
+        constexpr int Games = 100;
+        std::vector<StoredGame> games;
+        for (int i = 0; i < Games; ++i) {
+            games.push_back(sample_game("long" + std::to_string(i)));
+            ASSERT_TRUE(s->write(GameWrite{GameWrite::INSERT_GAME, games.back(), {}, 0}).ok());
+        }
         std::int64_t largest = 0;
-        int ply = 0;
-        for (int batch = 0; batch < 6000; ++batch) {
+        std::vector<int> ply(Games, 0);
+        int n = 0;
+        for (int batch = 0; batch < 8000; ++batch) {
             std::vector<GameWrite> writes;
-            for (int i = 0; i < 5; ++i) {
-                ++ply;
-                g.updated_ms = ply;
+            for (int i = 0; i < 8; ++i, ++n) {
+                const int k = (n * 37) % Games;
+                StoredGame& g = games[size_t(k)];
+                const int p = ++ply[size_t(k)];
+                g.updated_ms = n;
                 g.offer_plies = std::string(200, 'x');  // rows of a realistic size
-                writes.push_back(GameWrite{GameWrite::APPEND_MOVE, g, StoredMove{ply, "e2e4", ply, ply, ply, -1}, 0});
+                writes.push_back(GameWrite{GameWrite::APPEND_MOVE, g, StoredMove{p, "e2e4", p, p, p, -1}, 0});
             }
             ASSERT_TRUE(s->write(writes).ok());
             s->after_batch();  // as the StorageWriter does between two batches
             largest = std::max(largest, s->log_bytes());
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(600));
-        // 30,000 moves wrote far more than 100 MB to the WAL over the run.
-        // (The writer lets the WAL start over once it holds 32 MB.)
+        // 64,000 moves wrote well over 128 MB to the WAL over the run (two pages of
+        // 1 KiB each). The writer lets the WAL start over once it holds 32 MB.
         EXPECT_LT(largest, std::int64_t(48) << 20) << "the WAL grew to " << largest << " bytes";
         EXPECT_LT(s->log_bytes(), std::int64_t(12) << 20);
-        auto back = s->load_game("long");
+        auto back = s->load_game("long7");
         ASSERT_TRUE(back.ok() && back->has_value());
-        EXPECT_EQ((*back)->moves.size(), size_t(ply));
+        EXPECT_EQ((*back)->moves.size(), size_t(ply[7]));
     }
     remove_db(path);
+}
+
+// Issue 9: a new database is made with 1 KiB pages (a move logs a quarter of the bytes
+// of SQLite's default 4 KiB); a database made before keeps its page size and works.
+TEST(Storage, D3NewDatabasesUseSmallPagesOldOnesKeepTheirs) {
+    const auto page_size = [](const std::string& file) {
+        sqlite3* db = nullptr;
+        int size = -1;
+        if (sqlite3_open(file.c_str(), &db) == SQLITE_OK) {
+            sqlite3_stmt* st = nullptr;
+            if (sqlite3_prepare_v2(db, "PRAGMA page_size;", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+                size = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+        }
+        sqlite3_close(db);
+        return size;
+    };
+    const std::string fresh = temp_db("pages-new");
+    {
+        auto s = std::move(Storage::open(fresh).value());
+        ASSERT_TRUE(s->write(GameWrite{GameWrite::INSERT_GAME, sample_game("p1"), {}, 0}).ok());
+    }
+    EXPECT_EQ(page_size(fresh), 1024);
+    remove_db(fresh);
+
+    const std::string old = temp_db("pages-old");
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(old.c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db, "PRAGMA page_size=4096; CREATE TABLE t(x);", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        auto s = std::move(Storage::open(old).value());
+        ASSERT_TRUE(s->write(GameWrite{GameWrite::INSERT_GAME, sample_game("p2"), {}, 0}).ok());
+        auto back = s->load_game("p2");
+        ASSERT_TRUE(back.ok() && back->has_value());
+    }
+    EXPECT_EQ(page_size(old), 4096);
+    remove_db(old);
 }
 
 namespace {
