@@ -24,5 +24,7 @@ void add_roundrobin_command(CLI::App& parent, std::function<int()>& run);
 void add_helpmate_command(CLI::App& parent, std::function<int()>& run);
 // Accounts (cmd_user.cpp).
 void add_user_command(CLI::App& parent, std::function<int()>& run);
+// Adjourned games: the arbiter's resumption time (cmd_game.cpp).
+void add_game_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app

@@ -308,22 +308,32 @@ Result<Adjournment> Game::adjourn(std::string sealed_move, std::string white, st
 Result<Game> Game::resume(const Adjournment& record, GameOptions options) {
     auto pos = position_from_fen(record.fen_before_sealed_move);
     if (!pos) return make_error("adjournment record: " + pos.error().message);
-    if (pos->side_to_move() != record.sealed_by)
-        return make_error("adjournment record: the side to move did not seal the move");
     Game game(*pos, options);
     if (game.is_over()) return game;
     game.draw_offer_ = record.standing_draw_offer;
-    auto move = move_from_san(*pos, record.sealed_move);
-    if (!move) {
-        auto uci = move_from_uci(*pos, record.sealed_move);
-        if (uci) move = *uci;
-    }
-    if (!move) {
-        game.finish(~record.sealed_by, Status::SEALED_MOVE_ILLEGAL);
-        return game;
-    }
-    if (auto played = game.play(*move); !played) return played.error();
+    if (auto played = game.play_sealed_move(record); !played) return played.error();
     return game;
+}
+
+std::optional<Move> Game::sealed_move_in(const Position& pos, std::string_view text) {
+    if (auto san = move_from_san(pos, text)) return *san;
+    if (auto uci = move_from_uci(pos, text)) return *uci;
+    return std::nullopt;
+}
+
+Result<std::optional<Move>> Game::play_sealed_move(const Adjournment& record) {
+    if (is_over()) return game_over_error(outcome_);
+    if (position().side_to_move() != record.sealed_by)
+        return make_error("adjournment record: the side to move did not seal the move");
+    if (to_fen(position()) != record.fen_before_sealed_move)
+        return make_error("adjournment record: the game does not stand where the move was sealed");
+    const std::optional<Move> move = sealed_move_in(position(), record.sealed_move);
+    if (!move) {
+        finish(~record.sealed_by, Status::SEALED_MOVE_ILLEGAL);
+        return std::optional<Move>{};
+    }
+    if (auto played = play(*move); !played) return played.error();
+    return std::optional<Move>{*move};
 }
 
 }  // namespace outpost

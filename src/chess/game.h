@@ -149,6 +149,14 @@ public:
     // Resumes from a record: the sealed move is played; if it is ambiguous or
     // illegal, the player who sealed it loses.
     static Result<Game> resume(const Adjournment& record, GameOptions options = {});
+    // Resumes this game in place (a server that kept the history): the game must
+    // stand where the record was written. The sealed move is read as SAN, else as
+    // UCI, and played; if it is ambiguous or illegal, the sealer loses (R18).
+    // Returns the move played, or nullopt when the sealer lost.
+    Result<std::optional<Move>> play_sealed_move(const Adjournment& record);
+    // The move a sealed text names in pos (SAN, else UCI); nullopt when it names no
+    // legal move or more than one.
+    static std::optional<Move> sealed_move_in(const Position& pos, std::string_view text);
 
     // Taking back the last move exactly, whatever it changed (the ending, the draw
     // offers): for a caller that could not record the move (a server whose storage

@@ -173,13 +173,20 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
     Answer<CreatedGame> created = ProtocolError{};
     {
         std::lock_guard lock(mutex_);
-        if (!client.empty() && open_games_of(std::string(client)) >= env_.max_open_games_per_client)
+        // C3: correspondence games are counted apart, under a cap of their own.
+        std::string key(client);
+        int cap = env_.max_open_games_per_client;
+        if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty()) {
+            key += "/correspondence";
+            cap = env_.max_open_correspondence_per_client;
+        }
+        if (!key.empty() && open_games_of(key) >= cap)
             return ProtocolError{"rate_limited",
-                                 "you have " + std::to_string(env_.max_open_games_per_client) +
+                                 "you have " + std::to_string(cap) +
                                      " unfinished games; finish, resign or abort one before you start another",
                                  429};
         StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
-        created = create_room(*spec, "", std::string(client), on_durable,
+        created = create_room(*spec, "", key, on_durable,
                               account && spec->opponent != "hotseat" ? account->id : 0);
         if (!created) return created;
     }
@@ -197,6 +204,9 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
                                      std::int64_t opponent_account) {
     auto tc = parse_time_control(spec.time_control);
     if (!tc) return bad_request(tc.error().message);
+    if (tc->correspondence() && tc->days_per_move > 14) return bad_request("days per move must be 1 to 14 (C3)");
+    if (spec.adjournment && tc->correspondence())
+        return bad_request("a correspondence game is not adjourned: each move has its days already");
 
     // The start position (P13, R16).
     Position start = Position::startpos();
@@ -271,6 +281,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     info.initial_fen = to_fen(start);
     info.casual = spec.casual;
     info.rematch_of = rematch_of;
+    info.adjournable = spec.adjournment;
 
     auto room = std::make_unique<Room>(std::move(info), Game(start, options));
     Room& r = *room;
@@ -285,7 +296,8 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     for (PlyRecord& p : r.history) p.clock_after = -1;  // moves before the game: no clock readings
     r.preset_plies = r.game.ply();
     if (!tc->unlimited()) r.clock.emplace(*tc, env_.monotonic_ms);
-    if (r.clock && r.game.ply() >= 2) {
+    // C3: a correspondence game's first moves have their days too.
+    if (r.clock && (r.game.ply() >= 2 || tc->correspondence())) {
         r.clock->start(r.game.side_to_move());
         r.clock_started = true;
     }
@@ -381,6 +393,20 @@ Answer<std::string> Hub::pgn(const std::string& id) {
         if (!c.empty() && c.front().rfind("[%clk", 0) == 0) c.erase(c.begin());
     }
     if (r.info.variant == "chess960") pgn.set_tag("Variant", "Chess960");
+    if (r.adjourned) {
+        // R18: while the game waits, that it is adjourned and by whom, never the move;
+        // once resumed, the envelope (docs/protocol.md, "Adjournment").
+        const AdjournState& a = *r.adjourned;
+        pgn.set_tag("Adjourned", format_iso_time(a.sealed_at_ms));
+        pgn.set_tag("SealedBy", a.envelope.sealed_by == WHITE ? "White" : "Black");
+        if (!a.waiting()) {
+            pgn.set_tag("SealedMove", a.envelope.sealed_move);
+            pgn.set_tag("Resumed", format_iso_time(a.resumed_at_ms));
+            const size_t at = size_t(a.ply) + (a.sealed_move_played ? 1 : 0);
+            if (at >= 1 && at <= pgn.moves.size()) pgn.moves[at - 1].comments_after.push_back(envelope_comment(a));
+            else pgn.comments.push_back(envelope_comment(a));
+        }
+    }
     return write_pgn(pgn);
 }
 
@@ -404,7 +430,7 @@ Answer<std::string> Hub::lookup(std::string_view body) {
     for (const StoredSummary& s : *rows) {
         const StoredGame& g = s.game;
         GameSummary sum{g.id, g.white_name, g.black_name, g.status, g.result, "spectator", "", g.time_control, g.variant,
-                        g.updated_ms, g.created_ms, s.moves};
+                        g.updated_ms, g.created_ms, s.moves, "", 0, false};
         for (const auto& t : wanted) {
             const bool w = g.white_kind != "robot" && t == g.white_token, b = g.black_kind != "robot" && t == g.black_token;
             if (w && b) sum.you = "both", sum.token = t;
@@ -416,6 +442,15 @@ Answer<std::string> Hub::lookup(std::string_view body) {
             sum.moves = r->second->game.ply();
             sum.status = status_id(r->second->game.status());
             sum.result = result_string(r->second->game.outcome());
+            const Room& live = *r->second;
+            if (!live.game.is_over()) {
+                sum.turn = color_name(live.game.side_to_move(), Capital::NO);
+                sum.adjourned = live.waiting_for_resumption();
+                if (live.clock && live.clock->running_side()) {
+                    const Color c = *live.clock->running_side();
+                    sum.deadline = env_.wall_ms() + std::max<Millis>(0, live.clock->remaining(c) + live.clock->delay_left(c));
+                }
+            }
         }
         games.push_back(std::move(sum));
     }
@@ -533,6 +568,12 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
         return;
     }
     if (seat == Seat::SPECTATOR) return reply_error({"not_your_seat", "spectators cannot act in a game", 403});
+    if (r.waiting_for_resumption() && !std::holds_alternative<in::Resign>(msg) && !std::holds_alternative<in::Draw>(msg) &&
+        !std::holds_alternative<in::Seal>(msg) && !std::holds_alternative<in::Resume>(msg))
+        return reply_error({"adjourned",
+                            r.adjourned->resume_at_ms ? "the game is adjourned until " + format_iso_time(r.adjourned->resume_at_ms)
+                                                      : "the game is adjourned until a resumption time is agreed",
+                            409});
     Context c{r, seat, seat_color(seat).value_or(r.game.side_to_move()), lag_ms};
     const bool was_over = r.game.is_over();
     const int ply_before = r.game.ply();
@@ -575,6 +616,7 @@ Hub::Handled Hub::handle(Context& c, const in::Claim& m) {
         const Millis now = env_.monotonic_ms();
         const Millis waited = std::min(now - r.turn_began, now - r.absent_since[absent]);
         if (!r.invite()) return not_allowed("abandonment is claimed in a game between two people on two devices");
+        if (r.correspondence()) return not_allowed("in a correspondence game the deadline decides, not a claim");
         if (g.ply() < 2) return not_allowed("a game without both first moves is aborted, not claimed");
         if (g.side_to_move() != absent) return not_allowed("your opponent has moved: it is your turn");
         if (r.connected(absent)) return not_allowed("your opponent is still connected");
@@ -729,6 +771,7 @@ Hub::Handled Hub::handle(Context& c, const in::Rematch& m) {
     if (spec.chess960) spec.chess960_number = r.info.chess960;
     if (r.info.chess960 < 0 && r.info.initial_fen != to_fen(Position::startpos())) spec.fen = r.info.initial_fen;
     spec.casual = r.info.casual;
+    spec.adjournment = r.info.adjournable;
     spec.name = human == WHITE ? r.info.white_name : r.info.black_name;
     spec.opponent_name = robot_game ? "" : r.info.black_name;
     if (c.seat == Seat::BOTH) {
@@ -847,6 +890,12 @@ void Hub::end_game_tasks(Room& r) {
 void Hub::schedule(Room& r) {
     if (r.game.is_over() || !env_.call_back_in) return;
     const Millis now = env_.monotonic_ms();
+    if (r.waiting_for_resumption()) {  // R18: the agreed time, or a look for the arbiter's
+        Millis d = env_.arbiter_poll_ms;
+        if (r.adjourned->resume_at_ms) d = std::min<Millis>(d, std::max<Millis>(0, r.adjourned->resume_at_ms - env_.wall_ms()) + 1);
+        env_.call_back_in(r.id(), d);
+        return;
+    }
     if (r.clock && r.clock->running()) {
         const Color c = *r.clock->running_side();
         env_.call_back_in(r.id(), std::max<Millis>(0, r.clock->remaining(c) + r.clock->delay_left(c)) + 1);
@@ -858,6 +907,7 @@ void Hub::schedule(Room& r) {
 
 bool Hub::check_timeouts(Room& r) {
     if (r.game.is_over()) return false;
+    if (r.waiting_for_resumption()) return check_resumption(r);
     if (r.check_flag()) return true;
     if (r.clock && r.clock->running()) return false;
     // R14, online default: no first moves in time abort the game without result; a

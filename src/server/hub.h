@@ -86,6 +86,11 @@ struct HubEnv {
     Millis abandonment_ms = 300'000;
     Millis max_lag_credit_ms = 300;
     int max_open_games_per_client = 20;     // unfinished games one client may have created
+    // C3: correspondence games are counted apart, with a cap of their own (a player
+    // has many at once).
+    int max_open_correspondence_per_client = 200;
+    // R18: how often an adjourned game looks for a resumption time set by the arbiter.
+    Millis arbiter_poll_ms = 5'000;
     size_t max_finished_in_memory = 1000;   // finished games kept in memory (LRU beyond)
     int draw_offer_interval_plies = 20;     // a side offers a draw at most once per this many plies
     // Writes go through a writer thread with group commit; tests may write inline.
@@ -162,6 +167,11 @@ private:
     Handled handle(Context&, const in::Presence&) { return Change::NONE; }  // answered before
     void broadcast_presence(Room& r);  // P22: a seat's connection opened, closed or went away
     void report_live(const Room& r) const;  // to env_.on_live_game
+    Handled handle(Context& c, const in::Seal& m);    // R18 (hub_adjournment.cpp)
+    Handled handle(Context& c, const in::Resume& m);
+    // R18: at the agreed time the sealed move is played (or the sealer loses); true
+    // if the game changed. Also reads the arbiter's time (`outpost game resume`).
+    bool check_resumption(Room& r);
     Answer<Move> read_move(const Room& r, const in::Move& m) const;
 
     Answer<Room*> find(const std::string& id);

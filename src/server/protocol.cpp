@@ -11,6 +11,7 @@
 #include "chess/uci.h"
 #include "engine/skill.h"
 #include "server/presence.h"
+#include "server/adjournment.h"
 #include "server/room.h"
 
 namespace outpost::server {
@@ -231,6 +232,44 @@ void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) 
     write_presence_field(w, r, server_time);
 }
 
+// R18: what everyone may see of an adjournment. The sealed move only once the game
+// has resumed (until then it is in the envelope, which no message shows).
+void write_adjournment(Writer& w, const Room& r) {
+    w.key("adjournable").boolean(r.info.adjournable);
+    w.key("adjournment");
+    if (!r.adjourned) {
+        w.null();
+        return;
+    }
+    const AdjournState& a = *r.adjourned;
+    auto time_or_null = [&](std::int64_t ms) {
+        if (ms) w.str(format_iso_time(ms));
+        else w.null();
+    };
+    w.open('{');
+    w.key("sealed_by").str(color_name(a.envelope.sealed_by, Capital::NO));
+    w.key("move_number").num(a.envelope.move_number);
+    w.key("sealed_at");
+    time_or_null(a.sealed_at_ms);
+    w.key("resume_at");
+    time_or_null(a.resume_at_ms);
+    w.key("proposal");
+    if (a.proposal_by && a.waiting()) {
+        w.open('{').key("by").str(color_name(*a.proposal_by, Capital::NO)).key("at");
+        time_or_null(a.proposal_at_ms);
+        w.close('}');
+    } else {
+        w.null();
+    }
+    w.key("resumed_at");
+    time_or_null(a.resumed_at_ms);
+    w.key("sealed_move");
+    if (a.waiting()) w.null();
+    else w.str(a.envelope.sealed_move);
+    w.key("white_ms").num(a.envelope.white_ms).key("black_ms").num(a.envelope.black_ms);
+    w.close('}');
+}
+
 void write_player(Writer& w, const Room& r, Color c) {
     w.open('{');
     const bool robot = r.robot(c);
@@ -392,6 +431,24 @@ Answer<ClientMessage> read_client_message(std::string_view text) {
         if (!seconds || *seconds < 1 || *seconds > 3600) return bad_request("field 'seconds' must be 1 to 3600");
         return ClientMessage{in::GiveTime{*seconds}};
     }
+    if (type == "seal") {
+        std::optional<std::string> move;
+        if (auto e = read_field(j, "move", move)) return *e;
+        if (!move || !sealed_move_text_ok(*move))
+            return bad_request("field 'move' must be the sealed move: 1 to 16 printable characters (SAN or UCI)");
+        return ClientMessage{in::Seal{*move}};
+    }
+    if (type == "resume") {
+        std::optional<std::string> at, action;
+        for (auto e : {read_field(j, "at", at), read_field(j, "action", action)})
+            if (e) return *e;
+        if (action && *action == "accept" && !at) return ClientMessage{in::Resume{0, true}};
+        if (action && *action != "propose") return bad_request("action must be 'propose' (with 'at') or 'accept'");
+        if (!at) return bad_request("field 'at' (the resumption time, as 2026-11-24T18:30:00Z) is missing");
+        auto ms = parse_iso_time(*at);
+        if (!ms) return bad_request("field 'at' must be a UTC time such as 2026-11-24T18:30:00Z");
+        return ClientMessage{in::Resume{*ms, false}};
+    }
     return bad_request("unknown message type '" + type.substr(0, 32) + "'");
 }
 
@@ -423,6 +480,12 @@ std::string write_client_message(const ClientMessage& m) {
                 w.key("t").str("rematch").key("action").str(action_name(x.action));
             } else if constexpr (std::is_same_v<T, in::GiveTime>) {
                 w.key("t").str("give_time").key("seconds").num(x.seconds);
+            } else if constexpr (std::is_same_v<T, in::Seal>) {
+                w.key("t").str("seal").key("move").str(x.move);
+            } else if constexpr (std::is_same_v<T, in::Resume>) {
+                w.key("t").str("resume");
+                if (x.accept) w.key("action").str("accept");
+                else w.key("at").str(format_iso_time(x.at_ms));
             } else if constexpr (std::is_same_v<T, in::Resign>) {
                 w.key("t").str("resign");
             } else if constexpr (std::is_same_v<T, in::Abort>) {
@@ -450,7 +513,11 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
     NewGameRequest spec;
     std::optional<std::string> opponent, color, tc, variant, fen, pgn, name, opponent_name;
     std::optional<int> level, elo, number;
-    std::optional<bool> casual;
+    std::optional<bool> casual, adjournment;
+    std::optional<int> days_per_move;
+    for (auto err : {read_field(j, "days_per_move", days_per_move)})
+        if (err) return *err;
+    if (auto err = read_field(j, "adjournment", adjournment)) return *err;
     for (auto err : {read_field(j, "opponent", opponent), read_field(j, "color", color), read_field(j, "time_control", tc),
                      read_field(j, "variant", variant), read_field(j, "fen", fen), read_field(j, "pgn", pgn),
                      read_field(j, "name", name), read_field(j, "opponent_name", opponent_name)})
@@ -482,6 +549,13 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
         spec.level = 0;
     }
     if (tc) spec.time_control = *tc;
+    // C3: days per move, 1 to 14 (the same as time_control "Nd").
+    if (days_per_move) {
+        if (*days_per_move < 1 || *days_per_move > 14) return bad_request("days_per_move must be 1 to 14");
+        if (tc && *tc != "-") return bad_request("give either time_control or days_per_move, not both");
+        spec.time_control = std::to_string(*days_per_move) + "d";
+    }
+    if (adjournment) spec.adjournment = *adjournment;
     if (variant) {
         if (*variant != "standard" && *variant != "chess960") return bad_request("variant must be 'standard' or 'chess960'");
         spec.chess960 = *variant == "chess960";
@@ -545,6 +619,8 @@ std::string write_summaries(const std::vector<GameSummary>& games) {
         w.key("you").str(g.you).key("token").str(g.token);
         w.key("moves").num(g.moves).key("plies").num(g.moves);
         w.key("time_control").str(g.time_control).key("variant").str(g.variant);
+        w.key("turn").str_or_null(g.turn.empty() ? std::nullopt : std::optional<std::string_view>(g.turn));
+        w.key("deadline").num(g.deadline).key("adjourned").boolean(g.adjourned);
         w.close('}');
     }
     w.close(']').close('}');
@@ -574,6 +650,7 @@ std::string write_state(const Room& r, Seat seat, Millis server_time) {
     w.close(']');
     write_live_fields(w, r, seat, server_time);
     w.key("casual").boolean(r.info.casual);
+    write_adjournment(w, r);
     w.key("players").open('{');
     w.key("white");
     write_player(w, r, WHITE);

@@ -73,10 +73,18 @@ struct Sync {};
 struct Presence {  // P22: the client's tab is hidden (away) or visible again
     bool away = false;
 };
+// R18/P19: seal a move (adjourning the game), propose or accept a resumption time.
+struct Seal {
+    std::string move;  // as written on the envelope: not checked until resumption
+};
+struct Resume {
+    std::int64_t at_ms = 0;  // a proposal (ms since 1970); 0 with accept
+    bool accept = false;
+};
 }  // namespace in
 
 using ClientMessage = std::variant<in::Move, in::Resign, in::Draw, in::Claim, in::Takeback, in::Abort, in::GiveTime,
-                                   in::Rematch, in::Ping, in::Sync, in::Presence>;
+                                   in::Rematch, in::Ping, in::Sync, in::Presence, in::Seal, in::Resume>;
 
 Answer<ClientMessage> read_client_message(std::string_view text);
 std::string write_client_message(const ClientMessage& m);
@@ -95,6 +103,7 @@ struct NewGameRequest {
     bool casual = true;
     std::string name = "Anonymous";
     std::string opponent_name;
+    bool adjournment = false;  // R18/P19: the players may seal a move and adjourn
 };
 Answer<NewGameRequest> read_new_game(std::string_view body);
 // POST /api/v1/games/lookup: the seat tokens (non-empty, at most 200).
@@ -113,6 +122,9 @@ struct GameSummary {
     std::string id, white, black, status, result, you, token, time_control, variant;
     std::int64_t updated_ms = 0, created_ms = 0;
     int moves = 0;  // plies played
+    std::string turn;           // C3: whose move it is ("" when over)
+    std::int64_t deadline = 0;  // C3: wall-clock time the running flag falls (0: none)
+    bool adjourned = false;     // R18: waiting for its resumption
 };
 std::string write_summaries(const std::vector<GameSummary>& games);
 std::string write_pong(Millis server_time);

@@ -27,7 +27,7 @@ std::string plies_to_csv(const std::vector<int>& v) {
 
 bool Room::may_move(Seat seat) const {
     const Color turn = game.side_to_move();
-    return !game.is_over() && (seat == Seat::BOTH || seat_color(seat) == turn) && !robot(turn);
+    return !game.is_over() && !waiting_for_resumption() && (seat == Seat::BOTH || seat_color(seat) == turn) && !robot(turn);
 }
 
 Seat Room::seat_of(std::string_view token) const {
@@ -124,6 +124,13 @@ StoredGame Room::row(std::int64_t wall_ms) const {
         r.running = clock->running_side() ? color_name(*clock->running_side(), Capital::NO) : "";
     }
     r.turn_started_ms = wall_ms;
+    // C3: the deadline as an absolute time, for the reader of the row and "My games".
+    r.deadline_ms = 0;
+    if (clock && clock->running_side() && !game.is_over()) {
+        const Color c = *clock->running_side();
+        r.deadline_ms = wall_ms + std::max<Millis>(0, clock->remaining(c) + clock->delay_left(c));
+    }
+    r.adjournment = adjourned ? adjournment_to_json(*adjourned) : "";
     // The creator's address counts against its open-games cap after a restart too; it
     // is not kept once the game is over.
     r.client = game.is_over() ? "" : client;
@@ -190,6 +197,11 @@ Result<std::unique_ptr<Room>> room_from_stored(StoredGame g, const Clock::TimeSo
         }
         r.takeback_request = color_from(r.info.takeback_request);
     }
+    if (!r.info.adjournment.empty()) {
+        auto a = adjournment_from_json(r.info.adjournment);
+        if (!a) return make_error("game " + r.info.id + ": " + a.error().message);
+        r.adjourned = std::move(*a);
+    }
     auto tc = parse_time_control(r.info.time_control);
     if (tc && !tc->unlimited()) {
         r.clock.emplace(*tc, monotonic);
@@ -199,8 +211,10 @@ Result<std::unique_ptr<Room>> room_from_stored(StoredGame g, const Clock::TimeSo
         for (int i = 2; i < r.game.ply(); ++i) ++presses[(i % 2) ? ~first : first];
         r.clock->restore(WHITE, r.info.white_ms, presses[WHITE]);
         r.clock->restore(BLACK, r.info.black_ms, presses[BLACK]);
-        if (!r.game.is_over() && r.game.ply() >= 2) {
-            r.clock_started = true;
+        // C3: a correspondence clock runs from the first move on; an adjourned game's
+        // clocks stay stopped until it resumes (R18).
+        if (r.game.ply() >= 2 || tc->correspondence()) r.clock_started = true;
+        if (!r.game.is_over() && r.clock_started && !r.waiting_for_resumption()) {
             r.clock->start(r.game.side_to_move(), std::max<std::int64_t>(0, wall_now - r.info.turn_started_ms));
         }
     }

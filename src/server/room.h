@@ -17,6 +17,7 @@
 
 #include "chess/clock.h"
 #include "chess/game.h"
+#include "server/adjournment.h"
 #include "server/protocol.h"
 #include "server/storage.h"
 
@@ -65,6 +66,11 @@ public:
     std::map<const Subscriber*, std::pair<std::weak_ptr<Subscriber>, Seat>> subscribers;
     std::set<const Subscriber*> away;  // seat connections whose client says its tab is hidden (P22)
     Millis abandonment_ms = 300'000;   // the hub's rule, shown in the presence (server/presence.h)
+    std::optional<AdjournState> adjourned;  // R18: sealed (and later resumed); adjournment.h
+
+    // R18: a move is sealed and the game waits for its resumption (clocks stopped).
+    bool waiting_for_resumption() const { return adjourned && adjourned->waiting() && !game.is_over(); }
+    bool correspondence() const { return clock && clock->time_control().correspondence(); }
 
     const std::string& id() const { return info.id; }
     bool robot(Color c) const { return (c == WHITE ? info.white_kind : info.black_kind) == "robot"; }

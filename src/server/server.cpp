@@ -408,6 +408,7 @@ int run_server(const ServerConfig& config) {
     env.max_open_games_per_client = config.max_open_games > 0 && config.limits.enabled
                                         ? config.max_open_games
                                         : std::numeric_limits<int>::max();
+    if (!config.limits.enabled) env.max_open_correspondence_per_client = std::numeric_limits<int>::max();
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
     // One timer per game, re-armed at every move (which cancels the wait before), and

@@ -62,8 +62,9 @@ constexpr const char* GameColumns =
     "id, created_ms, updated_ms, white_token, black_token, white_kind, black_kind, white_name, black_name, "
     "robot_level, robot_elo, time_control, variant, chess960, initial_fen, casual, status, result, draw_offer, "
     "takeback_request, offer_plies, white_ms, black_ms, running, turn_started_ms, rematch_of, rematch_game, "
-    "rematch_white_token, rematch_black_token, client, white_account, black_account";
-constexpr int GameColumnCount = 32;
+    "rematch_white_token, rematch_black_token, client, white_account, black_account, adjournable, adjournment, "
+    "deadline_ms, arbiter_resume_ms";
+constexpr int GameColumnCount = 36;
 
 // Columns added after the first release, for databases made before them.
 constexpr std::pair<const char*, const char*> AddedColumns[] = {
@@ -73,6 +74,10 @@ constexpr std::pair<const char*, const char*> AddedColumns[] = {
     {"games", "client TEXT NOT NULL DEFAULT ''"},
     {"games", "white_account INTEGER"},  // accounts.id of the seat (P21); NULL: none
     {"games", "black_account INTEGER"},
+    {"games", "adjournable INTEGER NOT NULL DEFAULT 0"},       // R18 (issue 12)
+    {"games", "adjournment TEXT NOT NULL DEFAULT ''"},
+    {"games", "deadline_ms INTEGER NOT NULL DEFAULT 0"},       // C3
+    {"games", "arbiter_resume_ms INTEGER NOT NULL DEFAULT 0"},
 };
 // Indexes on added columns: made after the columns exist.
 constexpr const char* AddedIndexes =
@@ -137,6 +142,10 @@ StoredGame read_game_row(const Statement& s) {
     g.client = s.text(c++);
     g.white_account = s.integer(c++);  // NULL reads as 0
     g.black_account = s.integer(c++);
+    g.adjournable = s.integer(c++) != 0;
+    g.adjournment = s.text(c++);
+    g.deadline_ms = s.integer(c++);
+    g.arbiter_resume_ms = s.integer(c++);
     return g;
 }
 
@@ -309,6 +318,33 @@ public:
         return std::optional<StoredAnalysis>{StoredAnalysis{game_id, s.text(0), s.text(1), s.integer(2)}};
     }
 
+    // R18: the arbiter's resumption time (`outpost game resume`). Only this writes the
+    // column; the server's row writes leave it alone.
+    Result<bool> set_arbiter_resume(const std::string& id, std::int64_t at_ms) override {
+        static const char* const Sql = "UPDATE games SET arbiter_resume_ms=?2 WHERE id=?1 AND adjournment<>''";
+        std::lock_guard lock(writer_.mutex);
+        return writer_.transaction([&]() -> Result<bool> {
+            Statement s(writer_.cached(Sql));
+            s.bind(1, id).bind(2, at_ms);
+            if (s.step() != SQLITE_DONE) return db_error(writer_.db, "set the resumption of game " + id);
+            if (sqlite3_changes(writer_.db) == 0) return make_error("no adjourned game with id '" + id + "'");
+            return true;
+        });
+    }
+
+    Result<std::int64_t> arbiter_resume_at(const std::string& id) override {
+        static const char* const Sql = "SELECT arbiter_resume_ms FROM games WHERE id=?1";
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        Statement s(c.cached(Sql));
+        if (!s.ok()) return db_error(c.db, "read the resumption time");
+        s.bind(1, id);
+        const int rc = s.step();
+        if (rc == SQLITE_DONE) return std::int64_t(0);
+        if (rc != SQLITE_ROW) return db_error(c.db, "read the resumption time of game " + id);
+        return s.integer(0);
+    }
+
     std::int64_t log_bytes() const override {
         std::error_code ec;
         const auto n = std::filesystem::file_size(path_ + "-wal", ec);
@@ -325,15 +361,16 @@ private:
     Result<bool> write_row(const StoredGame& g, Row kind) {
         static const std::string Insert = std::string("INSERT INTO games (") + GameColumns +
                                           ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32)";
+                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36)";
         static const std::string Update =
             "UPDATE games SET updated_ms=?3, white_name=?8, black_name=?9, status=?17, "
             "result=?18, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
             "black_ms=?23, running=?24, turn_started_ms=?25, rematch_game=?27, rematch_white_token=?28, "
-            "rematch_black_token=?29, client=?30, white_account=?31, black_account=?32 WHERE id=?1";
+            "rematch_black_token=?29, client=?30, white_account=?31, black_account=?32, adjournment=?34, deadline_ms=?35 "
+            "WHERE id=?1";
         static const std::string AfterMove =
             "UPDATE games SET updated_ms=?3, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
-            "black_ms=?23, running=?24, turn_started_ms=?25 WHERE id=?1";
+            "black_ms=?23, running=?24, turn_started_ms=?25, adjournment=?34, deadline_ms=?35 WHERE id=?1";
         const bool insert = kind == Row::INSERT;
         Statement s(writer_.cached(insert ? Insert.c_str() : kind == Row::UPDATE ? Update.c_str() : AfterMove.c_str()));
         if (!s.ok()) return db_error(writer_.db, "prepare game row");
@@ -353,6 +390,7 @@ private:
             if (account) s.bind(i++, account);
             else s.bind_null(i++);
         }
+        bind(g.adjournable), bind(g.adjournment), bind(g.deadline_ms), bind(g.arbiter_resume_ms);
         if (s.step() != SQLITE_DONE) return db_error(writer_.db, insert ? "insert game " + g.id : "update game " + g.id);
         return true;
     }

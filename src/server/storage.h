@@ -55,6 +55,14 @@ struct StoredGame {
     // The account of each seat (P21): set when a signed-in player creates or takes the
     // seat; 0 (NULL in the database) for robots, anonymous players and hotseat games.
     std::int64_t white_account = 0, black_account = 0;
+    // R18/P19 and C3 (issue 12): the adjournment option, the envelope and resumption
+    // (JSON, server/adjournment.h; "" for none), the wall-clock time at which the
+    // running side's flag falls (0: none), and a resumption time an administrator set
+    // from the command line (`outpost game resume`; written only there).
+    bool adjournable = false;
+    std::string adjournment;
+    std::int64_t deadline_ms = 0;
+    std::int64_t arbiter_resume_ms = 0;
     std::vector<StoredMove> moves;
 };
 
@@ -108,6 +116,10 @@ public:
     // none says so with an error; load answers nullopt when there is none.
     virtual Result<bool> store_analysis(const StoredAnalysis&) { return make_error("this store keeps no analyses"); }
     virtual Result<std::optional<StoredAnalysis>> load_analysis(const std::string&) { return std::optional<StoredAnalysis>{}; }
+    // R18: the arbiter's resumption time of an adjourned game (`outpost game resume`):
+    // set from the command line, read by the server while the game is adjourned.
+    virtual Result<bool> set_arbiter_resume(const std::string&, std::int64_t) { return make_error("this store keeps no adjournments"); }
+    virtual Result<std::int64_t> arbiter_resume_at(const std::string&) { return std::int64_t(0); }
     // Called by the StorageWriter between two batches, after the first one's
     // completions ran: upkeep that may take a moment (SQLite: a checkpoint that lets
     // the write-ahead log start over) without holding back acknowledgements already due.

@@ -6,6 +6,21 @@ import { t, endText, dateTime, errorText, playerName } from './i18n';
 import { ApiError } from './api';
 import { savedSeats } from './store';
 import type { GameState, GameSummary } from './types';
+import { formatMs } from './clockview';
+
+// C3: a game waiting for this browser's move (not adjourned).
+export function yourTurn(g: GameSummary): boolean {
+  return g.status === 'ongoing' && !g.adjourned && !!g.turn && (g.you === g.turn || g.you === 'both');
+}
+
+// "Your turn" games first, the nearest deadline first among them; then the others,
+// most recently changed first.
+export function byTurnThenRecent(a: GameSummary, b: GameSummary): number {
+  const ta = yourTurn(a), tb = yourTurn(b);
+  if (ta !== tb) return ta ? -1 : 1;
+  if (ta && (a.deadline ?? 0) > 0 && (b.deadline ?? 0) > 0 && a.deadline !== b.deadline) return a.deadline! - b.deadline!;
+  return String(b.updated).localeCompare(String(a.updated), undefined, { numeric: true });
+}
 
 // The number of moves (plies) of a summary: `moves` as docs/protocol.md names it;
 // `plies` from servers that sent that name (-1 there: not known). Null: not known.
@@ -26,10 +41,13 @@ function row(g: GameSummary, token: string | undefined): HTMLElement {
   const href = `#/game/${g.id}${token ? `?seat=${encodeURIComponent(token)}` : ''}`;
   const when = typeof g.updated === 'number' ? new Date(g.updated < 1e12 ? g.updated * 1000 : g.updated) : new Date(g.updated);
   const n = movesOf(g);
-  return h('li.game-row', { 'data-game': g.id },
+  const mine = yourTurn(g);
+  const left = !over && (g.deadline ?? 0) > 0 ? formatMs(g.deadline! - Date.now(), /^\d+d/.test(g.time_control ?? '')) : '';
+  return h('li.game-row', { 'data-game': g.id, 'data-your-turn': String(mine) },
     h('a.game-link', { href },
       h('span.players', `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`),
-      h('span.game-meta', [over ? endOf(g) : t('ongoing'), n === null ? '' : t('movesN', { n }),
+      h('span.game-meta', [over ? endOf(g) : mine ? t('yourTurn') : g.adjourned ? t('adjourned') : t('ongoing'), left,
+        n === null ? '' : t('movesN', { n }),
         isNaN(when.getTime()) ? '' : dateTime(when)].filter(Boolean).join(' · ')),
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
     h('span.game-actions',
@@ -47,7 +65,7 @@ async function load(): Promise<Array<[GameSummary, string | undefined]>> {
 export async function recentGames(el: HTMLElement, limit: number) {
   if (!savedSeats().length) return;
   try {
-    const list = (await load()).slice(0, limit);
+    const list = (await load()).sort((a, b) => byTurnThenRecent(a[0], b[0])).slice(0, limit);
     if (!list.length) return;
     clear(el, h('h2', h('a', { href: '#/games' }, t('myGames'))), h('ul.game-list', list.map(([g, tok]) => row(g, tok))));
   } catch { /* the list is a convenience: stay quiet */ }
@@ -58,7 +76,7 @@ export function gamesView(mount: HTMLElement) {
   clear(mount, h('main.page', h('h1', t('myGames')), list));
   clear(list, h('li.empty', t('loading')));
   load().then((items) => {
-    items.sort((a, b) => String(b[0].updated).localeCompare(String(a[0].updated), undefined, { numeric: true }));
+    items.sort((a, b) => byTurnThenRecent(a[0], b[0]));
     clear(list, items.length ? items.map(([g, tok]) => row(g, tok)) : h('li.empty', t('noGames')));
   }).catch((e) => clear(list, h('li.empty', e instanceof ApiError ? errorText(e.code, e.message) : t('err_http'))));
 }

@@ -27,12 +27,13 @@ interface Choices {
   touchMove: boolean; // R15 training: a piece picked up must be moved (enforced by the game screen)
   name: string;
   opponentName: string; // same device: Black's name (`name` is White's)
+  adjournment: boolean; // R18/P19: a move may be sealed and the game adjourned
 }
 
 const KEY = 'outpost.newgame';
 const defaults: Choices = {
   opponent: 'robot', color: 'random', level: 3, elo: '', tc: '10+0', minutes: 10, increment: 0, mode: '',
-  periods: '', variant: 'standard', chess960: '', start: '', casual: true, touchMove: false, name: '', opponentName: '',
+  periods: '', variant: 'standard', chess960: '', start: '', casual: true, touchMove: false, name: '', opponentName: '', adjournment: false,
 };
 
 function loadChoices(): Choices {
@@ -160,7 +161,8 @@ export class HomeView {
           onclick: () => this.set('tc', v),
         }, presetLabel(v))),
         gcls === 'unlimited' ? h('button.tc', { type: 'button', 'aria-pressed': String(c.tc === 'custom'), 'data-value': 'custom',
-          onclick: () => this.set('tc', 'custom') }, t('custom')) : null)))),
+          onclick: () => this.set('tc', 'custom') }, t('custom')) : null,
+        gcls === 'correspondence' ? this.daysSelect(c) : null)))),
       c.tc === 'custom' ? h('div.custom-tc',
         h('label', t('minutes'), h('input', { type: 'number', min: '0', max: '600', step: '0.5', value: String(c.minutes), 'data-custom': 'minutes',
           onchange: (e: Event) => this.set('minutes', Number((e.target as HTMLInputElement).value)) })),
@@ -190,6 +192,9 @@ export class HomeView {
       h('label.check', h('input', { type: 'checkbox', checked: c.casual, 'data-field': 'casual',
         onchange: (e: Event) => this.set('casual', (e.target as HTMLInputElement).checked) }),
         h('span', t('casual'), h('small', ` — ${t('casualHint')}`))),
+      cls !== 'correspondence' ? h('label.check', h('input', { type: 'checkbox', checked: c.adjournment, 'data-field': 'adjournment',
+        onchange: (e: Event) => this.set('adjournment', (e.target as HTMLInputElement).checked) }),
+        h('span', t('adjournOption'), h('small', ` — ${t('adjournOptionHint')}`))) : null,
       h('label.check', h('input', { type: 'checkbox', checked: c.touchMove, 'data-field': 'touchMove',
         onchange: (e: Event) => this.set('touchMove', (e.target as HTMLInputElement).checked) }),
         h('span', t('touchMove'), h('small', ` — ${t('touchMoveHint')}`))),
@@ -213,6 +218,17 @@ export class HomeView {
       orientation: c.opponent !== 'hotseat' && c.color === 'black' ? 'black' : 'white',
       lastMove: undefined,
     });
+  }
+
+  // C3: days per move, 1 to 14, beside the correspondence presets.
+  private daysSelect(c: Choices) {
+    const days = /^(\d+)d$/.exec(c.tc);
+    const sel = h('select.days', { 'data-field': 'days', 'aria-label': t('daysPerMove'), title: t('daysPerMove'),
+      onchange: (e: Event) => this.set('tc', `${(e.target as HTMLSelectElement).value}d`) },
+      h('option', { value: '', disabled: true }, t('daysPerMove')),
+      Array.from({ length: 14 }, (_, i) => h('option', { value: String(i + 1) }, t('daysN', { n: i + 1 })))) as HTMLSelectElement;
+    sel.value = days ? days[1] : '';
+    return sel;
   }
 
   private nameInput(label: string, key: 'name' | 'opponentName') {
@@ -251,6 +267,7 @@ export class HomeView {
       if (looksLikeFen(start)) req.fen = start; else req.pgn = start;
     }
     if (c.name.trim()) req.name = c.name.trim();
+    if (c.adjournment && classify(tc) !== 'correspondence') req.adjournment = true;
     if (c.opponent === 'hotseat' && c.opponentName.trim()) req.opponent_name = c.opponentName.trim();
     return req;
   }

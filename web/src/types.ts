@@ -45,6 +45,22 @@ export interface GameState {
   you: Seat;
   rematch?: { offered_by: Color | null; game: string | null; seat: string | null } | null;
   presence?: Presence;
+  adjournable?: boolean;           // R18: created with the adjournment option
+  adjournment?: Adjournment | null;
+}
+
+// R18/P19 (docs/protocol.md, "Adjournment"): times are UTC ISO texts; the sealed
+// move only once the game has resumed.
+export interface Adjournment {
+  sealed_by: Color;
+  move_number: number;
+  sealed_at: string;
+  resume_at: string | null;
+  proposal: { by: Color; at: string } | null;
+  resumed_at: string | null;
+  sealed_move: string | null;
+  white_ms: number;
+  black_ms: number;
 }
 
 // P22: each seat's connection state; gone_ms while gone; claim_in_ms: when the player
@@ -69,6 +85,8 @@ export interface NewGameRequest {
   casual: boolean;
   name?: string;
   opponent_name?: string; // hotseat: the name of the player of the other colour
+  days_per_move?: number;  // C3: 1-14 (or time_control "Nd")
+  adjournment?: boolean;   // R18/P19
 }
 
 export interface NewGameResponse {
@@ -90,6 +108,10 @@ export interface GameSummary {
   plies?: number;     // what the server sends (-1 when the game is not loaded)
   updated: number | string;
   you: Seat;
+  time_control?: string;
+  turn?: Color | null;   // C3: whose move (null when over)
+  deadline?: number;     // C3: when the running flag falls (ms since 1970; 0: none)
+  adjourned?: boolean;   // R18
 }
 
 export interface ServerError { v: 1; t: 'error'; code: string; message: string }
@@ -113,7 +135,10 @@ export type ClientMessage =
   | { t: 'claim'; claim: AbandonmentClaim }
   | { t: 'presence'; state: 'away' | 'online' }
   | { t: 'ping' }
-  | { t: 'sync' };
+  | { t: 'sync' }
+  | { t: 'seal'; move: string }
+  | { t: 'resume'; at: string }
+  | { t: 'resume'; action: 'accept' };
 
 // MOVE carries the move and the fields of STATE that a move changes.
 export type MoveDelta = Partial<Omit<GameState, 'moves' | 'san' | 'players' | 'you' | 'rematch'>> & { ply: number; uci: string; san: string };

@@ -309,6 +309,22 @@ const en = {
   touchMoveHint: 'FIDE Article 4: a piece you pick up must be moved',
   touchMoveMust: 'Touch-move: {piece} must be moved',
   touchMoveActive: 'Touch-move',
+  // Added for issue 12 (correspondence C3, adjournment R18/P19).
+  err_adjourned: "The game is adjourned: no moves until it resumes.",
+  adjourned: "Adjourned",
+  daysPerMove: "Days per move",
+  adjournOption: "Adjournment",
+  adjournOptionHint: "a player may seal a move and adjourn the game (FIDE Laws, Guidelines I)",
+  sealMove: "Seal move and adjourn",
+  sealMoveLabel: "Sealed move (SAN, as on the envelope)",
+  adjournedBy: "Adjourned: {side} sealed a move on {time}",
+  resumesAt: "Resumes on {time}",
+  resumeNotAgreed: "No resumption time agreed yet",
+  proposeResume: "Propose a resumption time",
+  resumeProposed: "{side} proposes to resume on {time}",
+  sealedMoveWas: "Sealed move ({side}): {move}",
+  notifyMyTurn: "Notify me when it is my move",
+  notifyTitle: "Your move in Outpost",
 };
 export default en;
 export type Key = keyof typeof en;

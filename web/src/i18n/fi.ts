@@ -320,5 +320,21 @@ const fi: Dict = {
   touchMoveHint: 'FIDEn sääntöjen artikla 4: kosketettu nappula on siirrettävä',
   touchMoveMust: 'Kosketussääntö: {piece} on siirrettävä',
   touchMoveActive: 'Kosketussääntö',
+  // Added for issue 12 (correspondence C3, adjournment R18/P19).
+  err_adjourned: "Peli on keskeytetty: siirtoja ei voi tehdä ennen jatkamista.",
+  adjourned: "Keskeytetty",
+  daysPerMove: "Päiviä siirtoa kohden",
+  adjournOption: "Keskeyttäminen",
+  adjournOptionHint: "pelaaja voi sinetöidä siirron ja keskeyttää pelin (FIDE:n säännöt, ohjeet I)",
+  sealMove: "Sinetöi siirto ja keskeytä",
+  sealMoveLabel: "Sinetöity siirto (SAN, kuten kirjekuoressa)",
+  adjournedBy: "Keskeytetty: {side} sinetöi siirron {time}",
+  resumesAt: "Jatkuu {time}",
+  resumeNotAgreed: "Jatkamisajasta ei ole vielä sovittu",
+  proposeResume: "Ehdota jatkamisaikaa",
+  resumeProposed: "{side} ehdottaa jatkamista {time}",
+  sealedMoveWas: "Sinetöity siirto ({side}): {move}",
+  notifyMyTurn: "Ilmoita, kun on minun siirtoni",
+  notifyTitle: "Sinun siirtosi Outpostissa",
 };
 export default fi;

@@ -318,5 +318,21 @@ const ja: Dict = {
   touchMoveHint: 'FIDE ルール第4条：触れた駒は動かさなければならない',
   touchMoveMust: 'タッチムーブ：{piece}を動かさなければなりません',
   touchMoveActive: 'タッチムーブ',
+  // Added for issue 12 (correspondence C3, adjournment R18/P19).
+  err_adjourned: "対局は指し掛け中です：再開まで指せません。",
+  adjourned: "指し掛け",
+  daysPerMove: "1手あたりの日数",
+  adjournOption: "指し掛け（封じ手）",
+  adjournOptionHint: "手番の対局者が封じ手をして対局を中断できます（FIDE ルール、ガイドライン I）",
+  sealMove: "封じ手をして中断する",
+  sealMoveLabel: "封じ手（SAN、封筒に書くとおり）",
+  adjournedBy: "指し掛け：{side}が{time}に封じ手をしました",
+  resumesAt: "再開：{time}",
+  resumeNotAgreed: "再開時刻はまだ決まっていません",
+  proposeResume: "再開時刻を提案する",
+  resumeProposed: "{side}が{time}の再開を提案しています",
+  sealedMoveWas: "封じ手（{side}）：{move}",
+  notifyMyTurn: "自分の手番になったら通知する",
+  notifyTitle: "Outpost：あなたの手番です",
 };
 export default ja;

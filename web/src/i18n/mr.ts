@@ -319,5 +319,21 @@ const mr: Dict = {
   touchMoveHint: 'FIDE नियम, कलम 4: उचललेली सोंगटीच चालवावी लागते',
   touchMoveMust: 'स्पर्श-चाल: {piece} चालवावा लागेल',
   touchMoveActive: 'स्पर्श-चाल',
+  // Added for issue 12 (correspondence C3, adjournment R18/P19).
+  err_adjourned: "डाव स्थगित आहे: पुन्हा सुरू होईपर्यंत चाल करता येणार नाही.",
+  adjourned: "स्थगित",
+  daysPerMove: "प्रत्येक चालीसाठी दिवस",
+  adjournOption: "डाव स्थगिती",
+  adjournOptionHint: "खेळाडू चाल मोहोरबंद करून डाव स्थगित करू शकतो (FIDE नियम, मार्गदर्शक I)",
+  sealMove: "चाल मोहोरबंद करा आणि स्थगित करा",
+  sealMoveLabel: "मोहोरबंद चाल (SAN, पाकिटावर लिहिल्याप्रमाणे)",
+  adjournedBy: "स्थगित: {side} यांनी {time} रोजी चाल मोहोरबंद केली",
+  resumesAt: "पुन्हा सुरू: {time}",
+  resumeNotAgreed: "पुन्हा सुरू करण्याची वेळ अजून ठरलेली नाही",
+  proposeResume: "पुन्हा सुरू करण्याची वेळ सुचवा",
+  resumeProposed: "{side} यांनी {time} रोजी पुन्हा सुरू करण्याचे सुचवले आहे",
+  sealedMoveWas: "मोहोरबंद चाल ({side}): {move}",
+  notifyMyTurn: "माझी चाल आल्यावर मला सूचना द्या",
+  notifyTitle: "Outpost: तुमची चाल",
 };
 export default mr;

@@ -319,5 +319,21 @@ const th: Dict = {
   touchMoveHint: 'กติกา FIDE ข้อ 4: หยิบหมากตัวไหนขึ้นมา ต้องเดินตัวนั้น',
   touchMoveMust: 'แตะแล้วต้องเดิน: ต้องเดิน {piece}',
   touchMoveActive: 'แตะแล้วต้องเดิน',
+  // Added for issue 12 (correspondence C3, adjournment R18/P19).
+  err_adjourned: "เกมถูกพักไว้: เดินไม่ได้จนกว่าจะเริ่มเล่นต่อ",
+  adjourned: "พักเกม",
+  daysPerMove: "จำนวนวันต่อการเดิน",
+  adjournOption: "การพักเกม",
+  adjournOptionHint: "ผู้เล่นสามารถปิดผนึกการเดินและพักเกมได้ (กติกา FIDE แนวทาง I)",
+  sealMove: "ปิดผนึกการเดินและพักเกม",
+  sealMoveLabel: "การเดินที่ปิดผนึก (SAN ตามที่เขียนในซอง)",
+  adjournedBy: "พักเกม: {side} ปิดผนึกการเดินเมื่อ {time}",
+  resumesAt: "เล่นต่อเมื่อ {time}",
+  resumeNotAgreed: "ยังไม่ได้ตกลงเวลาเล่นต่อ",
+  proposeResume: "เสนอเวลาเล่นต่อ",
+  resumeProposed: "{side} เสนอให้เล่นต่อเมื่อ {time}",
+  sealedMoveWas: "การเดินที่ปิดผนึก ({side}): {move}",
+  notifyMyTurn: "แจ้งเตือนเมื่อถึงตาฉันเดิน",
+  notifyTitle: "ถึงตาคุณเดินใน Outpost",
 };
 export default th;

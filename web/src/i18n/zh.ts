@@ -318,5 +318,21 @@ const zh: Dict = {
   touchMoveHint: '国际棋联规则第 4 条：摸了哪个棋子，就必须走哪个棋子',
   touchMoveMust: '摸子走子：必须走{piece}',
   touchMoveActive: '摸子走子',
+  // Added for issue 12 (correspondence C3, adjournment R18/P19).
+  err_adjourned: "对局已封盘：续赛前不能走棋。",
+  adjourned: "已封盘",
+  daysPerMove: "每步天数",
+  adjournOption: "封盘",
+  adjournOptionHint: "棋手可以封存一步棋并暂停对局（FIDE 规则，指南 I）",
+  sealMove: "封棋并暂停对局",
+  sealMoveLabel: "封棋（SAN，与信封上所写相同）",
+  adjournedBy: "已封盘：{side}于{time}封存了一步棋",
+  resumesAt: "续赛时间：{time}",
+  resumeNotAgreed: "尚未商定续赛时间",
+  proposeResume: "提议续赛时间",
+  resumeProposed: "{side}提议于{time}续赛",
+  sealedMoveWas: "封棋（{side}）：{move}",
+  notifyMyTurn: "轮到我走棋时通知我",
+  notifyTitle: "Outpost：轮到你走棋了",
 };
 export default zh;

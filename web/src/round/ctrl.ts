@@ -21,6 +21,7 @@ import type { Key } from '@lichess-org/chessground/types';
 import type { Claim, ClientMessage, Color, GameState, MoveText } from '../types';
 import { commandText, readTyped, type CommandContext } from './keyboardMove';
 import { NvuiPanel } from './nvui';
+import { notifyMyTurn } from './notify';
 import { PremoveQueue } from './premove';
 import { PresenceClock } from './presence';
 import { Promotion, isLastRank } from './promotion';
@@ -127,9 +128,12 @@ export class RoundCtrl {
     return you === 'both' || you === c;
   }
 
+  private isMineIn(s: GameState, c: Color): boolean { return s.you === 'both' || s.you === c; }
+
   myTurn(): boolean {
     const s = this.state;
-    return !!s && s.status === 'ongoing' && this.isMine(s.turn);
+    // R18: while a sealed move waits for its resumption, nobody is to move.
+    return !!s && s.status === 'ongoing' && this.isMine(s.turn) && !(s.adjournment && !s.adjournment.resumed_at);
   }
 
   // The side this screen acts for: the seat's colour, or in a same-device game the
@@ -173,6 +177,9 @@ export class RoundCtrl {
       this.promotion.cancel();
     }
     if (said.length) announce(said.join('. '));
+    // C3: it has just become this player's move (the title says it too: view.ts).
+    if (sameGame && s.you !== 'both' && s.status === 'ongoing' && this.myTurn() && !(prev.status === 'ongoing' && this.isMineIn(prev, prev.turn) && !(prev.adjournment && !prev.adjournment.resumed_at)))
+      notifyMyTurn(`${s.players.white.name ?? t('white')} – ${s.players.black.name ?? t('black')}`);
     if (s.rematch?.game && s.rematch.seat && s.you !== 'spectator' && s.rematch.game !== s.id) {
       saveSeat({ game: s.rematch.game, token: s.rematch.seat, color: s.you === 'both' ? 'both' : opposite(s.you), created: Date.now(), ...(this.touchMove ? { touchMove: true } : {}) });
       location.hash = `#/game/${s.rematch.game}?seat=${encodeURIComponent(s.rematch.seat)}`;

@@ -1,5 +1,7 @@
 // The game screen's view: the layout once, then a render of everything from the
 // controller's state (board, player bars, status, move list, actions, share links).
+import { adjournmentBox } from './adjourn';
+import { notifyToggle } from './notify';
 import type { Key } from '@lichess-org/chessground/types';
 import { pgnUrl } from '../api';
 import { Board } from '../board';
@@ -286,6 +288,8 @@ export class RoundView {
     this.el.end.hidden = true;
     const me = c.actingSide();
     this.el.inputRow.hidden = me === null || s.status !== 'ongoing';
+    const adjourned = adjournmentBox(s, c, me);
+    if (adjourned) P.append(adjourned);
     if (me === null) {
       if (s.status !== 'ongoing') {
         this.el.end.hidden = false;
@@ -342,6 +346,7 @@ export class RoundView {
       }
     }
     if (c.myTurn()) this.renderClaimWithMove();
+    if (cls === 'correspondence' && !hotseat) { const n = notifyToggle(this.ctrl.redraw); if (n) A.append(n); }
   }
 
   // R9/R10: a draw claimed together with the move that produces it (P9).

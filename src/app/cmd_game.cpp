@@ -1,0 +1,58 @@
+// Outpost — `outpost game`: the arbiter's commands for games (SPEC R18, P19), on the
+// database that `outpost serve` uses.
+//
+//   outpost game [--db FILE] resume ID --at 2026-11-25T18:00:00Z
+//
+// sets the resumption time of an adjourned game (FIDE Laws, Guidelines I: the arbiter
+// fixes when an adjourned game resumes). A running server reads it within seconds
+// (HubEnv::arbiter_poll_ms), a stopped one when it starts.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "app/commands.h"
+#include "server/adjournment.h"
+#include "server/storage.h"
+
+namespace outpost::app {
+namespace {
+
+struct GameArgs {
+    std::string db = "outpost.db";
+    std::string id, at;
+};
+
+}  // namespace
+
+void add_game_command(CLI::App& parent, std::function<int()>& run) {
+    auto args = std::make_shared<GameArgs>();
+    CLI::App* cmd = parent.add_subcommand("game", "Arbiter's commands for games (administrator)");
+    cmd->add_option("--db", args->db, "SQLite database file of `outpost serve`")->capture_default_str();
+    cmd->require_subcommand(1);
+    CLI::App* resume = cmd->add_subcommand("resume", "Set when an adjourned game resumes (R18)");
+    resume->add_option("ID", args->id, "the game's id")->required();
+    resume->add_option("--at", args->at, "the resumption time in UTC, e.g. 2026-11-25T18:00:00Z")->required();
+    resume->callback([&run, args] {
+        run = [args]() {
+            auto at = server::parse_iso_time(args->at);
+            if (!at) {
+                std::cerr << "outpost game: --at " << args->at << ": write a UTC time such as 2026-11-25T18:00:00Z\n";
+                return 1;
+            }
+            auto store = server::Storage::open(args->db);
+            if (!store) {
+                std::cerr << "outpost game: " << args->db << ": " << store.error().message << "\n";
+                return 1;
+            }
+            if (auto ok = (*store)->set_arbiter_resume(args->id, *at); !ok) {
+                std::cerr << "outpost game: " << ok.error().message << "\n";
+                return 1;
+            }
+            std::cout << "game " << args->id << " resumes at " << server::format_iso_time(*at) << "\n";
+            return 0;
+        };
+    });
+}
+
+}  // namespace outpost::app
