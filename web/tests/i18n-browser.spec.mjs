@@ -163,7 +163,7 @@ for (const lang of LANGS.filter((l) => l !== 'en')) {
     await page.goto(`${server.url}/#/games`);
     await page.waitForSelector('.game-list .game-row');
     const row = await page.locator('.game-list .game-row').first().textContent();
-    assert.ok(row.includes(dicts[lang].ongoing), row);
+    assert.ok(row.includes(dicts[lang].yourTurn), row);  // C3: a same-device game waits for "your" move
     assert.ok(row.includes(formatIn(lang, 'movesN', { n: 1 })), row);
     assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], 'My games strings still in English');
     await shot(page, `lang-games-${lang}`);
