@@ -28,9 +28,13 @@ SeatPresence seat_presence(const Room& r, Color c, Millis now) {
 }
 
 // The rule is the hub's (Hub::handle for claims): the side to move has had no
-// connection and no move for abandonment_ms.
+// connection and no move for abandonment_ms, in a game that is not correspondence
+// and not adjourned.
 std::optional<Millis> abandonment_claim_in(const Room& r, Millis now, Millis abandonment_ms) {
     if (r.game.is_over() || !r.invite() || r.game.ply() < 2) return std::nullopt;
+    // C3: the deadline decides a correspondence game; R18: nobody is to move while a
+    // sealed move waits. The hub refuses those claims, so nothing counts down.
+    if (r.correspondence() || r.waiting_for_resumption()) return std::nullopt;
     const Color absent = r.game.side_to_move();
     if (r.connected(absent)) return std::nullopt;
     const Millis waited = std::min(now - r.turn_began, now - r.absent_since[absent]);

@@ -64,7 +64,10 @@ inline CliRun run_outpost(const std::string& args) {
 // Runs `outpost` with these arguments, each quoted for the shell.
 inline CliRun run_outpost(const std::vector<std::string>& args) {
     std::string text;
-    for (const auto& a : args) text += (text.empty() ? "" : " ") + shell_quote(a);
+    for (const auto& a : args) {
+        if (!text.empty()) text += ' ';
+        text += shell_quote(a);  // (appending `" " + quote` made g++ 12 warn -Wstringop-overflow at -O3)
+    }
     return run_outpost(text);
 }
 

@@ -816,6 +816,30 @@ TEST_F(Fixture, P22PresenceOnlineAwayGoneAndTheClaimTime) {
 }
 
 // P22: the side that left but is not to move gives no claim; a robot is always online.
+// P22 with C3 and R18: the claim the presence counts down to is the hub's; in a
+// correspondence game (the deadline decides) and in an adjourned game (nobody is to
+// move) there is none, so no countdown either.
+TEST_F(Fixture, P22C3NoClaimTimeInCorrespondenceOrAdjournedGames) {
+    auto g = create({{"opponent", "invite"}, {"color", "white"}, {"days_per_move", 2}});
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    send(g.id, Seat::WHITE_SEAT, *w, {{"t", "move"}, {"uci", "e2e4"}});
+    send(g.id, Seat::BLACK_SEAT, *b, {{"t", "move"}, {"uci", "e7e5"}});
+    hub->disconnect(g.id, w.get());  // white to move, and gone
+    EXPECT_EQ(b->last_state()["presence"]["white"]["state"], "gone");
+    EXPECT_TRUE(b->last_state()["presence"]["claim_in_ms"].is_null());
+
+    auto a = create({{"opponent", "invite"}, {"color", "white"}, {"time_control", "15+10"}, {"adjournment", true}});
+    auto aw = join(a.id, *a.white_token, Seat::WHITE_SEAT);
+    auto ab = join(a.id, *a.black_token, Seat::BLACK_SEAT);
+    send(a.id, Seat::WHITE_SEAT, *aw, {{"t", "move"}, {"uci", "e2e4"}});
+    send(a.id, Seat::BLACK_SEAT, *ab, {{"t", "move"}, {"uci", "e7e5"}});
+    send(a.id, Seat::WHITE_SEAT, *aw, {{"t", "seal"}, {"move", "Nf3"}});
+    hub->disconnect(a.id, aw.get());
+    EXPECT_EQ(ab->last_state()["presence"]["white"]["state"], "gone");
+    EXPECT_TRUE(ab->last_state()["presence"]["claim_in_ms"].is_null()) << ab->last_state().dump();
+}
+
 TEST_F(Fixture, P22NoClaimTimeWhenTheAbsentSideIsNotToMove) {
     auto g = create({{"opponent", "invite"}, {"color", "white"}});
     auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
