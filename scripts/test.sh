@@ -8,7 +8,7 @@
 #   2b. web UI build; browser tests (Chromium) and server tests against a real
 #       `outpost serve`                              web/test-artifacts/ keeps screenshots
 #   2c. TSan build (build-tsan/), threaded tests     data races (hub, robot pool, storage, search threads)
-#   3. libFuzzer targets (build-fuzz/, clang)        FUZZ_SECONDS each (default 15)
+#   3. libFuzzer targets (build-fuzz/, clang)        FUZZ_SECONDS each (default 10)
 #   4. the slow tests of the Release build          (its unit tests ran in step 1) printed last
 #
 # Exits non-zero at the first failure. The last lines printed are ctest's own
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JOBS=${JOBS:-$(nproc)}
-FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 FUZZ_SEED=${FUZZ_SEED:-1}
 FUZZ_TARGETS=(fuzz_fen fuzz_uci fuzz_san fuzz_pgn fuzz_time_control fuzz_server)
 START=$SECONDS
