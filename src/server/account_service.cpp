@@ -283,18 +283,25 @@ HttpResponse AccountService::claim(const HttpRequest& req, const std::string& ga
     return json_answer(200, *done);
 }
 
-HttpResponse AccountService::profile(const std::string& name) {
+Result<AccountService::PlayerGames, HttpResponse> AccountService::player_games(const std::string& name) {
     auto found = store_.find(name);
     if (!found) return error_answer({"internal", found.error().message, 500});
     if (!*found) return error_answer({"not_found", "no such player", 404});
-    const Account& a = **found;
-    auto games = storage_ ? storage_->games_of_account(a.id, MaxGamesScanned)
+    auto games = storage_ ? storage_->games_of_account((*found)->id, MaxGamesScanned)
                           : Result<std::vector<StoredSummary>>(make_error("no storage"));
     if (!games) return error_answer({"internal", games.error().message, 500});
+    return PlayerGames{**found, std::move(*games)};
+}
+
+HttpResponse AccountService::profile(const std::string& name) {
+    auto player = player_games(name);
+    if (!player) return player.error();
+    const Account& a = player->account;
+    const std::vector<StoredSummary>& games = player->games;
     // Results per time-control class, of finished games.
     json per_class = json::object();
     int total = 0;
-    for (const StoredSummary& s : *games) {
+    for (const StoredSummary& s : games) {
         const StoredGame& g = s.game;
         const Color c = g.white_account == a.id ? WHITE : BLACK;
         const std::string outcome = outcome_for(g, c);
@@ -310,7 +317,7 @@ HttpResponse AccountService::profile(const std::string& name) {
               {"player", {{"name", a.name}, {"created_ms", a.created_ms}, {"disabled", a.disabled}}},
               {"results", per_class},
               {"finished", total},
-              {"games", int(games->size())},
+              {"games", int(games.size())},
               // Filled by the ratings (P23) when the server keeps them; null until then.
               {"ratings", nullptr}};
     return json_answer(200, body.dump());
@@ -336,16 +343,13 @@ HttpResponse AccountService::games(const std::string& name, const std::map<std::
     if (limit < 1 || limit > 200 || offset < 0 || offset > MaxGamesScanned)
         return error_answer({"bad_request", "limit must be 1-200 and offset 0-10000", 400});
 
-    auto found = store_.find(name);
-    if (!found) return error_answer({"internal", found.error().message, 500});
-    if (!*found) return error_answer({"not_found", "no such player", 404});
-    const Account& a = **found;
-    auto games = storage_ ? storage_->games_of_account(a.id, MaxGamesScanned)
-                          : Result<std::vector<StoredSummary>>(make_error("no storage"));
-    if (!games) return error_answer({"internal", games.error().message, 500});
+    auto player = player_games(name);
+    if (!player) return player.error();
+    const Account& a = player->account;
+    const std::vector<StoredSummary>& games = player->games;
     json list = json::array();
     int matched = 0;
-    for (const StoredSummary& s : *games) {
+    for (const StoredSummary& s : games) {
         const StoredGame& g = s.game;
         const Color c = g.white_account == a.id ? WHITE : BLACK;
         const std::string outcome = outcome_for(g, c);

@@ -82,6 +82,13 @@ private:
     HttpResponse change_password(const HttpRequest& req);
     HttpResponse who_am_i(const HttpRequest& req);
     HttpResponse claim(const HttpRequest& req, const std::string& game_id);
+    // A profile's account and its games (newest first, at most MaxGamesScanned), or the
+    // answer that says why not (no such player, the database).
+    struct PlayerGames {
+        Account account;
+        std::vector<StoredSummary> games;
+    };
+    Result<PlayerGames, HttpResponse> player_games(const std::string& name);
     HttpResponse profile(const std::string& name);
     HttpResponse games(const std::string& name, const std::map<std::string, std::string>& query);
     std::optional<HttpResponse> refuse_cross_site(const HttpRequest& req) const;
