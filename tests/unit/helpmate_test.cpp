@@ -158,6 +158,26 @@ TEST(HelpmateSearch, LinesAreLegalAndEndInMate) {
     expect_line_mates(fen(StartFen.data()), BLACK, can_checkmate(fen(StartFen.data()), BLACK));
 }
 
+// Long helpmates where the side to be mated must first give its surplus pieces away
+// (published vectors): four queens that guard every flight square, two bishops that
+// cover the mating bishop's squares, a queen and a rook against a lone knight. Each
+// was out of budget at 1,000,000 positions before the search's guide counted the
+// loser's pieces; now found well within 400,000.
+TEST(HelpmateSearch, LoserGivesItsSurplusPiecesAwayFide5_2_2) {
+    const struct {
+        const char* fen;
+        Color winner;
+    } cases[] = {{"4QQrk/5Q2/6Q1/8/8/8/P7/K7 w - - 0 1", BLACK},
+                 {"3kbb2/8/8/8/3KB3/8/8/8 w - - 0 1", WHITE},
+                 {"4kn2/8/8/8/8/8/1Q6/1KR5 w - - 0 1", BLACK}};
+    for (const auto& c : cases) {
+        const Position p = fen(c.fen);
+        const MateAnswer a = can_checkmate(p, c.winner, {400000, {}});
+        ASSERT_EQ(a.ability, MateAbility::CAN_MATE) << c.fen;
+        expect_line_mates(p, c.winner, a);
+    }
+}
+
 TEST(HelpmateSearch, OutOfTimeIsUnknownNeverCannot) {
     MateBudget b;
     b.out_of_time = [] { return true; };
