@@ -159,20 +159,20 @@ TEST(HelpmateSearch, LinesAreLegalAndEndInMate) {
 }
 
 // Long helpmates where the side to be mated must first give its surplus pieces away
-// (published vectors): four queens that guard every flight square, two bishops that
-// cover the mating bishop's squares, a queen and a rook against a lone knight. Each
-// was out of budget at 1,000,000 positions before the search's guide counted the
-// loser's pieces; now found well within 400,000.
+// (published vectors): four queens that guard every flight square of a king that a
+// lone rook mates, queens that must leave a knight room to mate, two queens against
+// two knights. Each was out of budget even at 1,000,000 positions before the
+// search's guide counted the loser's pieces; now each is found within 200,000.
 TEST(HelpmateSearch, LoserGivesItsSurplusPiecesAwayFide5_2_2) {
     const struct {
         const char* fen;
         Color winner;
     } cases[] = {{"4QQrk/5Q2/6Q1/8/8/8/P7/K7 w - - 0 1", BLACK},
-                 {"3kbb2/8/8/8/3KB3/8/8/8 w - - 0 1", WHITE},
-                 {"4kn2/8/8/8/8/8/1Q6/1KR5 w - - 0 1", BLACK}};
+                 {"7k/7p/8/8/8/8/5q2/5qNK b - - 0 1", WHITE},
+                 {"6nn/8/8/8/8/1k6/6K1/Q1Q5 w - - 0 1", BLACK}};
     for (const auto& c : cases) {
         const Position p = fen(c.fen);
-        const MateAnswer a = can_checkmate(p, c.winner, {400000, {}});
+        const MateAnswer a = can_checkmate(p, c.winner, {200000, {}});
         ASSERT_EQ(a.ability, MateAbility::CAN_MATE) << c.fen;
         expect_line_mates(p, c.winner, a);
     }
