@@ -120,6 +120,14 @@ Glicko2Rating glicko2_inactive(const Glicko2Rating& player, int periods, const G
     return r;
 }
 
+Glicko2Rating glicko2_widen(const Glicko2Rating& player, double periods, const Glicko2Config& config) {
+    if (!(periods > 0.0)) return player;
+    const double phi = player.deviation / Scale, sigma = player.volatility;
+    const double max_phi = std::max(config.initial.deviation / Scale, phi);
+    const double phi_star = std::min(std::sqrt(phi * phi + periods * sigma * sigma), max_phi);
+    return {player.rating, phi_star * Scale, sigma};
+}
+
 std::string_view rating_class_name(RatingClass c) {
     switch (c) {
         case RatingClass::BULLET: return "bullet";

@@ -54,6 +54,11 @@ Glicko2Rating glicko2_update(const Glicko2Rating& player, std::span<const Glicko
 // φ* = sqrt(φ² + σ²), never beyond the initial RD.
 Glicko2Rating glicko2_inactive(const Glicko2Rating& player, int periods, const Glicko2Config& config);
 
+// The same for a fractional number of periods (lichess counts a player's inactivity by
+// elapsed time, 0.21436 periods a day): φ* = sqrt(φ² + periods·σ²), never beyond the
+// initial RD (nor below the RD given). periods ≤ 0 changes nothing.
+Glicko2Rating glicko2_widen(const Glicko2Rating& player, double periods, const Glicko2Config& config);
+
 inline bool is_provisional(const Glicko2Rating& r, const Glicko2Config& config) {
     return r.deviation > config.provisional_deviation;
 }

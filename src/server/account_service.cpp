@@ -3,9 +3,11 @@
 #include "server/account_service.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "chess/clock.h"
+#include "server/ratings.h"
 
 namespace outpost::server {
 namespace {
@@ -16,6 +18,7 @@ constexpr const char* AccountPrefix = "/api/v1/account";
 constexpr const char* PlayersPrefix = "/api/v1/players/";
 constexpr std::size_t MaxField = 1024;  // a password's limit (accounts.h); names are shorter
 constexpr int MaxGamesScanned = 10'000;  // a profile reads at most this many of an account's games
+constexpr int MaxHistoryPoints = 2'000;  // the rating chart's most recent points
 
 HttpResponse json_answer(int status, std::string body) { return HttpResponse{status, "application/json", std::move(body), {}}; }
 HttpResponse error_answer(const ProtocolError& e) { return json_answer(e.http_status, error_json(e)); }
@@ -56,6 +59,22 @@ const char* outcome_for(const StoredGame& g, Color c) {
     if (g.result == "1-0") return c == WHITE ? "win" : "loss";
     if (g.result == "0-1") return c == BLACK ? "win" : "loss";
     return "none";  // in progress, aborted
+}
+
+// P23: every rating class, each {rating, rd, provisional, games, last}; the RD as it is
+// now (widened for the time since the last rated game, server/ratings.h).
+json ratings_by_class(const std::vector<StoredRating>& stored, std::int64_t now_ms) {
+    json out = json::object();
+    for (int c = 0; c < int(club::RatingClass::RATING_CLASS_NB); ++c) {
+        const std::string cls(club::rating_class_name(club::RatingClass(c)));
+        StoredRating r = initial_rating(cls);
+        for (const StoredRating& s : stored)
+            if (s.rating_class == cls) r = s;
+        r.deviation = rating_at(r, now_ms).deviation;
+        out[cls] = {{"rating", std::lround(r.rating)}, {"rd", std::lround(r.deviation)}, {"provisional", is_provisional(r)},
+                    {"games", r.games}, {"last", r.last_ms ? json(r.last_ms) : json(nullptr)}};
+    }
+    return out;
 }
 
 std::string class_of(const StoredGame& g) {
@@ -172,10 +191,11 @@ HttpResponse AccountService::handle(const HttpRequest& req) {
     if (path.rfind(PlayersPrefix, 0) == 0) {
         if (req.method != "GET" && req.method != "HEAD") return error_answer({"bad_request", "use GET", 405});
         std::string rest = path.substr(std::string_view(PlayersPrefix).size());
-        const bool list = rest.ends_with("/games");
+        const bool list = rest.ends_with("/games"), rating = rest.ends_with("/ratings");
         if (list) rest.resize(rest.size() - 6);
+        if (rating) rest.resize(rest.size() - 8);
         if (!check_username(rest)) return error_answer({"not_found", "no such player", 404});
-        return list ? games(rest, query) : profile(rest);
+        return list ? games(rest, query) : rating ? ratings(rest) : profile(rest);
     }
     if (is_claim_path(path)) {
         if (!is_post(req)) return error_answer({"bad_request", "use POST", 405});
@@ -318,8 +338,29 @@ HttpResponse AccountService::profile(const std::string& name) {
               {"results", per_class},
               {"finished", total},
               {"games", int(games.size())},
-              // Filled by the ratings (P23) when the server keeps them; null until then.
               {"ratings", nullptr}};
+    // P23: the rating per class (null where the store keeps none).
+    if (storage_)
+        if (auto rs = storage_->ratings_of(a.id)) body["ratings"] = ratings_by_class(*rs, wall_ms_());
+    return json_answer(200, body.dump());
+}
+
+// P23: the ratings per class, with every class (a class not played yet: the starting
+// rating, provisional, 0 games), and the history points for the chart.
+HttpResponse AccountService::ratings(const std::string& name) {
+    auto found = store_.find(name);
+    if (!found) return error_answer({"internal", found.error().message, 500});
+    if (!*found) return error_answer({"not_found", "no such player", 404});
+    if (!storage_) return error_answer({"not_found", "this server keeps no ratings", 404});
+    auto rs = storage_->ratings_of((*found)->id);
+    if (!rs) return error_answer({"internal", rs.error().message, 500});
+    auto points = storage_->rating_history((*found)->id, MaxHistoryPoints);
+    if (!points) return error_answer({"internal", points.error().message, 500});
+    json history = json::array();
+    for (const RatingPoint& p : *points)
+        history.push_back({{"class", p.rating_class}, {"game", p.game_id}, {"at", p.at_ms}, {"rating", std::lround(p.rating)},
+                           {"rd", std::lround(p.deviation)}, {"diff", p.diff}});
+    json body{{"v", 1}, {"player", (*found)->name}, {"ratings", ratings_by_class(*rs, wall_ms_())}, {"history", history}};
     return json_answer(200, body.dump());
 }
 

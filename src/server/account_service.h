@@ -91,6 +91,7 @@ private:
     Result<PlayerGames, HttpResponse> player_games(const std::string& name);
     HttpResponse profile(const std::string& name);
     HttpResponse games(const std::string& name, const std::map<std::string, std::string>& query);
+    HttpResponse ratings(const std::string& name);  // P23: GET /api/v1/players/NAME/ratings
     std::optional<HttpResponse> refuse_cross_site(const HttpRequest& req) const;
     HttpResponse signed_in(const Account& a, const std::string& token, bool secure, int status);
 

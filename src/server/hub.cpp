@@ -3,6 +3,7 @@
 #include "server/hub.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <future>
 #include <random>
@@ -13,6 +14,7 @@
 #include "chess/pgn.h"
 #include "chess/san.h"
 #include "chess/uci.h"
+#include "server/ratings.h"
 
 namespace outpost::server {
 namespace {
@@ -163,11 +165,14 @@ int Hub::open_games_of(const std::string& client) const {
 
 // --- Creating games ----------------------------------------------------------------
 
-Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client, const Account* account) {
+Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client, const Account* account,
+                                     const Account* opponent) {
     auto spec = read_new_game(body);
     if (!spec) return spec.error();
     // P21: a signed-in creator plays under the account's name (no one else's).
     if (account && spec->opponent != "hotseat") spec->name = account->name;
+    if (opponent && (spec->opponent != "invite" || (account && opponent->id == account->id))) opponent = nullptr;
+    if (opponent) spec->opponent_name = opponent->name;
     std::promise<Result<bool>> durable;
     auto stored = durable.get_future();
     Answer<CreatedGame> created = ProtocolError{};
@@ -186,8 +191,8 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
                                      " unfinished games; finish, resign or abort one before you start another",
                                  429};
         StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
-        created = create_room(*spec, "", key, on_durable,
-                              account && spec->opponent != "hotseat" ? account->id : 0);
+        created = create_room(*spec, "", key, on_durable, account && spec->opponent != "hotseat" ? account->id : 0,
+                              opponent ? opponent->id : 0);
         if (!created) return created;
     }
     // D3: the answer goes out once the game is stored.
@@ -373,7 +378,7 @@ Answer<std::string> Hub::pgn(const std::string& id) {
     if (!found) return found.error();
     const Room& r = *found.value();
     GameRecord rec;
-    rec.event = r.info.casual ? "Casual game" : "Rated game";
+    rec.event = rated_class(r.info) ? "Rated game" : "Casual game";
     rec.site = "Outpost";
     const std::time_t t = std::time_t(r.info.created_ms / 1000);
     std::tm tm{};
@@ -393,6 +398,14 @@ Answer<std::string> Hub::pgn(const std::string& id) {
         if (!c.empty() && c.front().rfind("[%clk", 0) == 0) c.erase(c.begin());
     }
     if (r.info.variant == "chess960") pgn.set_tag("Variant", "Chess960");
+    if (const auto& rating = r.info.rating) {
+        // P23, as lichess writes them: the ratings before the game, and the changes.
+        const auto signed_diff = [](int d) { return d > 0 ? "+" + std::to_string(d) : std::to_string(d); };
+        pgn.set_tag("WhiteElo", std::to_string(rating->side[WHITE].before));
+        pgn.set_tag("BlackElo", std::to_string(rating->side[BLACK].before));
+        pgn.set_tag("WhiteRatingDiff", signed_diff(rating->side[WHITE].diff));
+        pgn.set_tag("BlackRatingDiff", signed_diff(rating->side[BLACK].diff));
+    }
     if (r.adjourned) {
         // R18: while the game waits, that it is adjourned and by whom, never the move;
         // once resumed, the envelope (docs/protocol.md, "Adjournment").
@@ -819,7 +832,10 @@ GameWrite Hub::write_for(Room& r, int ply_before) const {
 }
 
 void Hub::commit(Room& r, Change change, int ply_before) {
-    if (r.game.is_over()) end_game_tasks(r);
+    if (r.game.is_over()) {
+        end_game_tasks(r);
+        rate(r);
+    }
     if (change != Change::NONE) {
         // The messages are made now (the state as it is at this change) and sent once
         // the change is durable (D3: nothing acknowledged is ever lost).
@@ -841,11 +857,14 @@ void Hub::commit(Room& r, Change change, int ply_before) {
             ++it;
         }
         const std::string id = r.id();
-        writer_.submit(write_for(r, ply_before), [this, id, out = std::move(out)](const Result<bool>& ok) {
+        std::vector<std::int64_t> rated;  // P23: whose cached ratings this write carries
+        if (r.info.rating) rated = {r.info.rating->side[WHITE].account, r.info.rating->side[BLACK].account};
+        writer_.submit(write_for(r, ply_before), [this, id, rated, out = std::move(out)](const Result<bool>& ok) {
             if (!ok) {
                 {
                     std::lock_guard lock(failed_mutex_);
                     failed_.insert(id);
+                    stale_ratings_.insert(rated.begin(), rated.end());
                 }
                 auto err = std::make_shared<const std::string>(
                     error_json({"internal", "the last change could not be stored: " + ok.error().message, 500}));
@@ -873,7 +892,57 @@ void Hub::report_live(const Room& r) const {
     g.ply = r.game.ply();
     g.over = r.game.is_over();
     g.listed = !r.hotseat();
+    g.rated = rated_class(r.info).has_value();
     env_.on_live_game(g);
+}
+
+// P21: an anonymous player names their seat (a signed-in one plays under the account's
+// name; a game at one screen names both at its creation).
+Hub::Handled Hub::handle(Context& c, const in::Name& m) {
+    Room& r = c.room;
+    if (r.game.is_over()) return game_over(r.game);
+    const auto color = seat_color(c.seat);
+    if (!color || r.hotseat()) return not_allowed("a game at one screen is named when it is made");
+    if ((*color == WHITE ? r.info.white_account : r.info.black_account) != 0)
+        return not_allowed("a signed-in player plays under the account's name");
+    std::string& name = *color == WHITE ? r.info.white_name : r.info.black_name;
+    if (name == m.name) return Change::NONE;
+    name = m.name;
+    return Change::STATE;
+}
+
+void Hub::rate(Room& r) {
+    if (r.info.rating || !storage_) return;
+    if (!changes_ratings(r.info, r.game.outcome(), r.game.ply() - r.preset_plies)) return;
+    const std::string cls(club::rating_class_name(*rated_class(r.info)));
+    const std::int64_t accounts[2] = {r.info.white_account, r.info.black_account};
+    StoredRating now[2];
+    for (int c = 0; c < 2; ++c) {
+        auto got = current_rating(accounts[c], cls);
+        if (!got) {
+            // The game stands; only its ratings are lost (said, not guessed).
+            std::fprintf(stderr, "outpost: game %s is not rated: %s\n", r.id().c_str(), got.error().message.c_str());
+            return;
+        }
+        now[c] = *got;
+    }
+    r.info.rating = rate_game(cls, accounts[0], now[0], accounts[1], now[1], score_for(r.game.outcome(), WHITE), env_.wall_ms());
+    for (int c = 0; c < 2; ++c) ratings_[{accounts[c], cls}] = r.info.rating->side[c].after;
+}
+
+Result<StoredRating> Hub::current_rating(std::int64_t account, const std::string& rating_class) {
+    bool stale;
+    {
+        std::lock_guard lock(failed_mutex_);
+        stale = stale_ratings_.erase(account) > 0;
+    }
+    if (stale) std::erase_if(ratings_, [&](const auto& e) { return e.first.first == account; });
+    if (auto it = ratings_.find({account, rating_class}); it != ratings_.end()) return it->second;
+    auto stored = storage_->ratings_of(account);
+    if (!stored) return stored.error();
+    for (const StoredRating& x : *stored) ratings_.try_emplace({account, x.rating_class}, x);
+    if (auto it = ratings_.find({account, rating_class}); it != ratings_.end()) return it->second;
+    return initial_rating(rating_class);
 }
 
 void Hub::end_game_tasks(Room& r) {

@@ -109,8 +109,10 @@ public:
     // `client` names who asks (the network layer's key for the peer), for per-client caps.
     // `account`: the signed-in creator (P21), whose seat then records the account and
     // carries its name; none for an anonymous creator.
+    // `opponent` (the lobby, P22): the other seat's account, which it then carries with
+    // its name (a rated lobby game has both accounts from its start).
     Answer<CreatedGame> create_game(std::string_view json_body, std::string_view client = {},
-                                    const Account* account = nullptr);
+                                    const Account* account = nullptr, const Account* opponent = nullptr);
     Answer<std::string> state_json(const std::string& id);             // a spectator's view
     Answer<std::string> pgn(const std::string& id);
     Answer<std::string> lookup(std::string_view json_body);
@@ -169,6 +171,7 @@ private:
     void report_live(const Room& r) const;  // to env_.on_live_game
     Handled handle(Context& c, const in::Seal& m);    // R18 (hub_adjournment.cpp)
     Handled handle(Context& c, const in::Resume& m);
+    Handled handle(Context& c, const in::Name& m);  // P21
     // R18: at the agreed time the sealed move is played (or the sealer loses); true
     // if the game changed. Also reads the arbiter's time (`outpost game resume`).
     bool check_resumption(Room& r);
@@ -182,6 +185,10 @@ private:
     void commit(Room& r, Change change, int ply_before);
     GameWrite write_for(Room& r, int ply_before) const;
     void end_game_tasks(Room& r);  // the robot's request is obsolete when a game ends
+    // P23: a rated game that has just ended gets both ratings' changes (server/ratings.h),
+    // stored with its row by the next write; once per game.
+    void rate(Room& r);
+    Result<StoredRating> current_rating(std::int64_t account, const std::string& rating_class);
     Millis credited_lag(Millis measured, std::optional<int> claimed) const;
     // Gives the seat to the account if the rules allow; an error says why not.
     Answer<bool> take_seat(Room& r, Seat seat, const Account& account);
@@ -207,6 +214,10 @@ private:
     // Games whose last write failed: reloaded from storage before their next use.
     std::mutex failed_mutex_;
     std::set<std::string> failed_;
+    std::set<std::int64_t> stale_ratings_;  // accounts whose rating write failed: read again
+    // P23: the ratings as the hub last computed or read them (it is their only writer,
+    // and storage may be a batch behind), per (account, class).
+    std::map<std::pair<std::int64_t, std::string>, StoredRating> ratings_;
     // Last: made after and gone before everything its completions use.
     StorageWriter writer_;
 };

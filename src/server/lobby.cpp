@@ -6,26 +6,22 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "club/glicko2.h"
+
 namespace outpost::server {
 namespace {
 
 using nlohmann::json;
 
-constexpr size_t MaxNameBytes = 40;
-
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::shared_ptr<const std::string> message(const json& j) { return std::make_shared<const std::string>(dump(j)); }
 
-// The rating class of a time control (src/club/glicko2.h's names): by its C4 class,
-// Chess960 apart; none without a clock.
+// The rating class of a time control: the one rule of club/glicko2.h (P23), by name.
 std::optional<std::string> rating_class_of(const TimeControl& tc, bool chess960) {
-    if (tc.unlimited()) return std::nullopt;
-    if (chess960) return "chess960";
-    const TimeClass c = tc.classify();
-    if (c == TimeClass::UNLIMITED) return std::nullopt;
-    if (c == TimeClass::STANDARD) return "classical";
-    return std::string(time_class_name(c));
+    auto c = club::rating_class(tc.classify(), chess960);
+    if (!c) return std::nullopt;
+    return std::string(club::rating_class_name(*c));
 }
 
 // Reads an optional field; a present field of another type is an error naming it.
@@ -113,8 +109,11 @@ void Lobby::handle_message(Subscriber& from, std::string_view text) {
     for (auto e : {field(j, "t", type), field(j, "name", name), field(j, "seek", seek_id)})
         if (e) return reply_error(*e);
     if (!type) return reply_error(bad_request("field 't' (the message type) is missing"));
-    if (name && (name->empty() || name->size() > MaxNameBytes))
-        return reply_error(bad_request("a name is 1 to 40 bytes"));
+    if (name) {
+        auto ok = read_player_name(*name, "name");  // P21: the one rule for names
+        if (!ok) return reply_error(ok.error());
+        *name = *ok;
+    }
     if (*type == "ping") return from.deliver(message({{"v", 1}, {"t", "pong"}}));
 
     std::vector<Pairing> pairs;
@@ -186,7 +185,8 @@ void Lobby::handle_message(Subscriber& from, std::string_view text) {
                                                ") is outside the range this seek asks for"));
             auto owner = members_.find(it->owner);
             if (owner == members_.end()) return reply_error({"not_found", "that seek is gone", 404});
-            Pairing p{*it, owner->second.sub, me->second.sub, owner->second.client, m.name, mine, owner->second.signed_in};
+            Pairing p{*it, owner->second.sub, me->second.sub, owner->second.client, m.name, mine, owner->second.signed_in,
+                      m.signed_in};
             remove_seeks_of(it->owner);
             remove_seeks_of(&from);
             pairs.push_back(std::move(p));
@@ -254,7 +254,7 @@ std::vector<Lobby::Pairing> Lobby::find_quick_pairs(Millis now) {
         auto oa = members_.find(a.owner), ob = members_.find(seeks_[*best].owner);
         if (oa == members_.end() || ob == members_.end()) continue;
         Pairing p{a, oa->second.sub, ob->second.sub, oa->second.client, ob->second.name, seeks_[*best].rating,
-                  oa->second.signed_in};
+                  oa->second.signed_in, ob->second.signed_in};
         const Subscriber *x = a.owner, *y = seeks_[*best].owner;
         remove_seeks_of(x);
         remove_seeks_of(y);
@@ -276,8 +276,10 @@ void Lobby::make_games(std::vector<Pairing> pairs) {
                      {"time_control", p.seek.time_control},
                      {"variant", p.seek.chess960 ? "chess960" : "standard"},
                      {"name", p.seek.name},
-                     {"opponent_name", p.other_name}};
-        auto created = env_.create_game ? env_.create_game(dump(body), p.owner_client, p.owner_account ? &*p.owner_account : nullptr)
+                     {"opponent_name", p.other_name},
+                     {"casual", !p.seek.rated}};  // P23: a rated seek makes a rated game
+        auto created = env_.create_game ? env_.create_game(dump(body), p.owner_client, p.owner_account ? &*p.owner_account : nullptr,
+                                                           p.other_account ? &*p.other_account : nullptr)
                                         : Answer<CreatedGame>(ProtocolError{"internal", "no games here", 500});
         if (!created) {
             auto err = std::make_shared<const std::string>(error_json(created.error()));

@@ -37,8 +37,10 @@ struct LobbyEnv {
     std::function<Millis()> monotonic_ms;
     // Creates an invite game from a new-game body (docs/protocol.md) for `client`
     // (the owner of the seek, for the open-games cap; `owner`: its signed-in account,
-    // which the seat records, P21); both seat tokens come back.
-    std::function<Answer<CreatedGame>(const std::string& body, const std::string& client, const Account* owner)> create_game;
+    // `other`: the other player's, which the seats record, P21); both seat tokens come back.
+    std::function<Answer<CreatedGame>(const std::string& body, const std::string& client, const Account* owner,
+                                      const Account* other)>
+        create_game;
     // A signed-in member's rating in a class ("bullet", …, "chess960"); none when the
     // account has none yet (1500?).
     std::function<std::optional<LobbyRating>(const std::string& account, std::string_view rating_class)> rating;
@@ -103,7 +105,7 @@ private:
         std::weak_ptr<Subscriber> owner, other;
         std::string owner_client, other_name;
         LobbyRating other_rating;
-        std::optional<Account> owner_account;
+        std::optional<Account> owner_account, other_account;
     };
 
     LobbyRating rating_of(const Member& m, std::string_view rating_class) const;

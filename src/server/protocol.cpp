@@ -3,6 +3,7 @@
 #include "server/protocol.h"
 
 #include <array>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "chess/bitboard.h"
@@ -11,6 +12,7 @@
 #include "chess/uci.h"
 #include "engine/skill.h"
 #include "server/presence.h"
+#include "server/ratings.h"
 #include "server/adjournment.h"
 #include "server/room.h"
 
@@ -283,6 +285,11 @@ void write_player(Writer& w, const Room& r, Color c) {
         w.key("level").num(r.info.robot_level);
         w.key("elo").num(r.info.robot_elo);
     }
+    // P23: once a rated game is over, the rating before it and the change.
+    if (r.info.rating) {
+        const GameRating::Side& s = r.info.rating->side[c];
+        w.key("rating").num(s.before).key("provisional").boolean(s.provisional).key("rating_diff").num(s.diff);
+    }
     w.close('}');
 }
 
@@ -431,6 +438,14 @@ Answer<ClientMessage> read_client_message(std::string_view text) {
         if (!seconds || *seconds < 1 || *seconds > 3600) return bad_request("field 'seconds' must be 1 to 3600");
         return ClientMessage{in::GiveTime{*seconds}};
     }
+    if (type == "name") {
+        std::optional<std::string> name;
+        if (auto e = read_field(j, "name", name)) return *e;
+        if (!name) return bad_request("field 'name' is missing");
+        auto ok = read_player_name(*name, "name");
+        if (!ok) return ok.error();
+        return ClientMessage{in::Name{*ok}};
+    }
     if (type == "seal") {
         std::optional<std::string> move;
         if (auto e = read_field(j, "move", move)) return *e;
@@ -494,6 +509,8 @@ std::string write_client_message(const ClientMessage& m) {
                 w.key("t").str("ping");
             } else if constexpr (std::is_same_v<T, in::Presence>) {
                 w.key("t").str("presence").key("state").str(x.away ? "away" : "online");
+            } else if constexpr (std::is_same_v<T, in::Name>) {
+                w.key("t").str("name").key("name").str(x.name);
             } else {
                 w.key("t").str("sync");
             }
@@ -504,6 +521,42 @@ std::string write_client_message(const ClientMessage& m) {
 }
 
 // --- HTTP requests -----------------------------------------------------------------------
+
+Answer<std::string> read_player_name(std::string_view text, std::string_view field) {
+    const std::string f(field);
+    const auto bad_name = [](std::string message) { return ProtocolError{"bad_name", std::move(message), 400}; };
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    if (text.empty()) return bad_name(f + " is empty");
+    if (text.size() > 40) return bad_name(f + " is longer than 40 bytes (" + std::to_string(text.size()) + ")");
+    for (size_t i = 0; i < text.size();) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        const int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+        if (n == 0 || i + n > text.size()) return bad_name(f + " is not valid UTF-8 (byte " + std::to_string(i + 1) + ")");
+        char32_t cp = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+        for (int k = 1; k < n; ++k) {
+            const auto c = static_cast<unsigned char>(text[i + k]);
+            if ((c >> 6) != 2) return bad_name(f + " is not valid UTF-8 (byte " + std::to_string(i + k + 1) + ")");
+            cp = (cp << 6) | (c & 0x3F);
+        }
+        const char32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return bad_name(f + " is not valid UTF-8 (byte " + std::to_string(i + 1) + ")");
+        // C0 and C1 controls, DEL; line and paragraph separators; the bidirectional
+        // embeddings, overrides and isolates (they turn the text around it); zero-width
+        // and byte-order marks.
+        const bool control = cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
+                             (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0x200B && cp <= 0x200F) ||
+                             cp == 0xFEFF;
+        if (control) {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "U+%04X", unsigned(cp));
+            return bad_name(f + " contains a control character (" + hex + ") at byte " + std::to_string(i + 1));
+        }
+        i += size_t(n);
+    }
+    return std::string(text);
+}
 
 Answer<NewGameRequest> read_new_game(std::string_view body) {
     constexpr int elo_min = engine::ELO_MIN, elo_max = engine::ELO_MAX;
@@ -568,15 +621,17 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
     if (fen) spec.fen = *fen;
     if (pgn) spec.pgn = *pgn;
     if (casual) spec.casual = *casual;
-    if (name) {
-        if (name->size() > 40) return bad_request("name is longer than 40 characters");
-        if (!name->empty()) spec.name = *name;
+    if (name && !name->empty()) {
+        auto ok = read_player_name(*name, "name");
+        if (!ok) return ok.error();
+        spec.name = *ok;
     }
     // The other player's name (hotseat: Black's; invite: the invited side's); a robot
     // is named by its level or Elo.
-    if (opponent_name) {
-        if (opponent_name->size() > 40) return bad_request("opponent_name is longer than 40 characters");
-        spec.opponent_name = *opponent_name;
+    if (opponent_name && !opponent_name->empty()) {
+        auto ok = read_player_name(*opponent_name, "opponent_name");
+        if (!ok) return ok.error();
+        spec.opponent_name = *ok;
     }
     return spec;
 }
@@ -650,6 +705,7 @@ std::string write_state(const Room& r, Seat seat, Millis server_time) {
     w.close(']');
     write_live_fields(w, r, seat, server_time);
     w.key("casual").boolean(r.info.casual);
+    w.key("rated").boolean(rated_class(r.info).has_value());  // P23 (server/ratings.h)
     write_adjournment(w, r);
     w.key("players").open('{');
     w.key("white");

@@ -81,10 +81,20 @@ struct Resume {
     std::int64_t at_ms = 0;  // a proposal (ms since 1970); 0 with accept
     bool accept = false;
 };
+struct Name {  // P21: an anonymous player names their seat (read_player_name's rules)
+    std::string name;
+};
 }  // namespace in
 
 using ClientMessage = std::variant<in::Move, in::Resign, in::Draw, in::Claim, in::Takeback, in::Abort, in::GiveTime,
-                                   in::Rematch, in::Ping, in::Sync, in::Presence, in::Seal, in::Resume>;
+                                   in::Rematch, in::Ping, in::Sync, in::Presence, in::Seal, in::Resume, in::Name>;
+
+// P21: a name an anonymous player gives themselves (the new-game fields `name` and
+// `opponent_name`, the lobby's `name`, the `name` message): spaces around it are
+// dropped; then 1 to 40 bytes of UTF-8 without control characters (nor the
+// invisible ones that reorder or break a line). The error names `field` and says
+// what is wrong.
+Answer<std::string> read_player_name(std::string_view text, std::string_view field);
 
 Answer<ClientMessage> read_client_message(std::string_view text);
 std::string write_client_message(const ClientMessage& m);

@@ -7,6 +7,7 @@
 
 #include "server/net.h"  // first: see net.h
 
+#include <cmath>
 #include <chrono>
 #include <deque>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "server/analysis_service.h"
 #include "server/hub.h"
 #include "server/lobby.h"
+#include "server/ratings.h"
 #include "server/identity.h"
 #include "server/random.h"
 #include "server/robot.h"
@@ -447,8 +449,21 @@ int run_server(const ServerConfig& config) {
     // The lobby (P22): fed by the hub with the games being played, asking it for games.
     LobbyEnv lobby_env;
     lobby_env.monotonic_ms = monotonic_now;
-    lobby_env.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner) {
-        return hub->create_game(body, client, owner);
+    lobby_env.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner,
+                                   const Account* other) {
+        return hub->create_game(body, client, owner, other);
+    };
+    // P23: a member's rating as stored (the lobby asks under its own lock: the account
+    // and game stores have locks of their own, the hub's is not taken).
+    lobby_env.rating = [account_store = accounts->get(), game_store = storage->get()](
+                           const std::string& name, std::string_view rating_class) -> std::optional<LobbyRating> {
+        auto account = account_store->find(name);
+        if (!account || !*account) return std::nullopt;
+        auto ratings = game_store->ratings_of((*account)->id);
+        if (!ratings) return std::nullopt;
+        for (const StoredRating& r : *ratings)
+            if (r.rating_class == rating_class) return LobbyRating{int(std::lround(r.rating)), is_provisional(r)};
+        return std::nullopt;
     };
     if (!config.limits.enabled) lobby_env.max_seeks_per_client = std::numeric_limits<int>::max() / 2;
     Lobby lobby(lobby_env);

@@ -44,7 +44,12 @@ public:
         sqlite3_bind_int64(stmt_, i, v);
         return *this;
     }
+    Statement& bind_real(int i, double v) {
+        sqlite3_bind_double(stmt_, i, v);
+        return *this;
+    }
     int step() { return sqlite3_step(stmt_); }
+    double real(int col) const { return sqlite3_column_double(stmt_, col); }
     std::string text(int col) const {
         const unsigned char* t = sqlite3_column_text(stmt_, col);
         return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(stmt_, col))) : "";

@@ -10,6 +10,7 @@
 // batch's fsync. A third, on its own thread, checkpoints the WAL into the database.
 #include "server/storage.h"
 #include "server/sqlite_db.h"
+#include "server/sqlite_ratings.h"
 
 #include <atomic>
 #include <chrono>
@@ -172,7 +173,8 @@ public:
         // cache_size: the games and moves a batch touches are spread over the whole file
         // (SQLite's default cache of 2 MB read them back from the OS at every batch).
         for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA wal_autocheckpoint=0;", JournalSizeLimit, "PRAGMA cache_size=-65536;",
-                                sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;", Schema}) {
+                                sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;", Schema,
+                                sqlite_ratings::Schema}) {
             if (auto r = writer_.exec(sql); !r) return r;
         }
         // After the pragmas: wal_autocheckpoint replaces any WAL hook.
@@ -241,6 +243,12 @@ public:
         auto games = read_games(Sql.c_str(), {id}, true);
         if (!games) return games.error();
         if (games->empty()) return std::optional<StoredGame>{};
+        if (games->front().status != "ongoing") {  // P23: what the game did to the ratings
+            std::lock_guard lock(reads().mutex);
+            auto rating = sqlite_ratings::of_game(reads(), id);
+            if (!rating) return rating.error();
+            games->front().rating = std::move(*rating);
+        }
         return std::optional<StoredGame>{std::move(games->front())};
     }
 
@@ -345,6 +353,18 @@ public:
         return s.integer(0);
     }
 
+    Result<std::vector<StoredRating>> ratings_of(std::int64_t account) override {
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        return sqlite_ratings::of_account(c, account);
+    }
+
+    Result<std::vector<RatingPoint>> rating_history(std::int64_t account, int limit) override {
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        return sqlite_ratings::history(c, account, limit);
+    }
+
     std::int64_t log_bytes() const override {
         std::error_code ec;
         const auto n = std::filesystem::file_size(path_ + "-wal", ec);
@@ -406,6 +426,14 @@ private:
     }
 
     Result<bool> apply(const GameWrite& w) {
+        if (auto r = apply_row(w); !r) return r;
+        // P23: a finished rated game's ratings, in the same transaction as its row.
+        if (w.game.rating && w.game.status != "ongoing")
+            return sqlite_ratings::store(writer_, w.game.id, w.game.updated_ms, *w.game.rating);
+        return true;
+    }
+
+    Result<bool> apply_row(const GameWrite& w) {
         switch (w.kind) {
         case GameWrite::INSERT_GAME:
             if (auto r = write_row(w.game, Row::INSERT); !r) return r;

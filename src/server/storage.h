@@ -29,6 +29,37 @@ struct StoredMove {
                                               // -1: not timed; -2: not stored (rows of older versions)
 };
 
+// An account's rating in one class (P23; server/ratings.h): Glicko-2's three numbers,
+// the rated games counted and when the last one ended (wall clock, ms).
+struct StoredRating {
+    std::string rating_class;  // "bullet", …, "chess960" (club::rating_class_name)
+    double rating = 0, deviation = 0, volatility = 0;
+    int games = 0;
+    std::int64_t last_ms = 0;
+};
+
+// One point of an account's rating history: after the game `game_id` ended.
+struct RatingPoint {
+    std::string rating_class, game_id;
+    std::int64_t at_ms = 0;
+    double rating = 0, deviation = 0;
+    int diff = 0;
+};
+
+// What a rated game did to both ratings, stored with it (in the same transaction as
+// the game's row, once: a game whose ratings are stored is never rated again).
+struct GameRating {
+    struct Side {
+        std::int64_t account = 0;
+        int before = 0;            // the rating shown before the game (rounded)
+        bool provisional = false;  // ... was provisional (RD > 110)
+        int diff = 0;              // rounded after − rounded before
+        StoredRating after;        // the account's new rating in the class
+    };
+    std::string rating_class;
+    Side side[2];  // WHITE, BLACK
+};
+
 // Everything needed to bring a game back after a restart.
 struct StoredGame {
     std::string id;
@@ -63,6 +94,9 @@ struct StoredGame {
     std::string adjournment;
     std::int64_t deadline_ms = 0;
     std::int64_t arbiter_resume_ms = 0;
+    // P23: the ratings this game changed (read from the ratings tables, not the row);
+    // a write that carries it stores it unless the game's ratings are stored already.
+    std::optional<GameRating> rating;
     std::vector<StoredMove> moves;
 };
 
@@ -120,6 +154,11 @@ public:
     // set from the command line, read by the server while the game is adjourned.
     virtual Result<bool> set_arbiter_resume(const std::string&, std::int64_t) { return make_error("this store keeps no adjournments"); }
     virtual Result<std::int64_t> arbiter_resume_at(const std::string&) { return std::int64_t(0); }
+    // P23: an account's ratings (one per class it has played rated games in), and its
+    // rating history, oldest first, at most `limit` points. A store without ratings
+    // says so with an error.
+    virtual Result<std::vector<StoredRating>> ratings_of(std::int64_t) { return make_error("this store keeps no ratings"); }
+    virtual Result<std::vector<RatingPoint>> rating_history(std::int64_t, int) { return make_error("this store keeps no ratings"); }
     // Called by the StorageWriter between two batches, after the first one's
     // completions ran: upkeep that may take a moment (SQLite: a checkpoint that lets
     // the write-ahead log start over) without holding back acknowledgements already due.

@@ -131,3 +131,22 @@ TEST(Glicko2P23, BadParametersGiveAnAnswerNotAHang) {
     (void)glicko2_update({1500, 200, 0.06}, std::vector<Glicko2Game>{{{1500, 0, 0.06}, 0.5}}, config);
     SUCCEED();
 }
+
+// lichess widens the deviation by elapsed time (a fraction of a period is a fraction
+// of σ²): a whole period is exactly the paper's empty period; none changes nothing;
+// more time widens more, never beyond the initial RD.
+TEST(Glicko2P23, WideningByElapsedPeriods) {
+    const Glicko2Config config = Glicko2Config::lichess();
+    const Glicko2Rating p{1700.0, 80.0, 0.09};
+    EXPECT_EQ(glicko2_widen(p, 0.0, config), p);
+    EXPECT_EQ(glicko2_widen(p, -3.0, config), p);
+    const Glicko2Rating one = glicko2_widen(p, 1.0, config);
+    EXPECT_NEAR(one.deviation, glicko2_inactive(p, 1, config).deviation, 1e-9);
+    const Glicko2Rating half = glicko2_widen(p, 0.5, config);
+    EXPECT_GT(half.deviation, p.deviation);
+    EXPECT_LT(half.deviation, one.deviation);
+    EXPECT_NEAR(half.deviation * half.deviation, p.deviation * p.deviation + 0.5 * std::pow(0.09 * 173.7178, 2), 1e-6);
+    EXPECT_DOUBLE_EQ(glicko2_widen(p, 1e12, config).deviation, 500.0);
+    EXPECT_EQ(half.rating, p.rating);
+    EXPECT_EQ(half.volatility, p.volatility);
+}

@@ -367,7 +367,9 @@ TEST_F(AccountRoutesP21, TheProfileCountsResultsPerTimeControlClassAndFilters) {
     hub->flush();
     json p = json::parse(call("GET", "/api/v1/players/Anna").body);
     EXPECT_EQ(p["player"]["name"], "Anna");
-    EXPECT_TRUE(p["ratings"].is_null());
+    // P23: casual games leave every rating at the start (1500, RD 500, provisional).
+    EXPECT_EQ(p["ratings"]["blitz"], json({{"rating", 1500}, {"rd", 500}, {"provisional", true}, {"games", 0}, {"last", nullptr}}));
+    EXPECT_EQ(p["ratings"].size(), 6u);
     EXPECT_EQ(p["results"]["blitz"], json({{"games", 2}, {"wins", 1}, {"draws", 0}, {"losses", 1}}));
     EXPECT_EQ(p["results"]["rapid"], json({{"games", 1}, {"wins", 0}, {"draws", 1}, {"losses", 0}}));
     EXPECT_EQ(p["finished"], 3);
@@ -390,6 +392,55 @@ TEST_F(AccountRoutesP21, TheProfileCountsResultsPerTimeControlClassAndFilters) {
     EXPECT_EQ(call("GET", "/api/v1/players/Anna/games?class=hyper").status, 400);
     EXPECT_EQ(call("GET", "/api/v1/players/Nobody").status, 404);
     EXPECT_EQ(call("GET", "/api/v1/players/../etc").status, 404);
+}
+
+// P23: GET /api/v1/players/NAME/ratings: every class, the rated ones with their games,
+// and the history points for the chart; the profile carries the same ratings.
+TEST_F(AccountRoutesP21, P23TheRatingsRouteGivesEveryClassAndTheHistory) {
+    sign_up("Anna");
+    sign_up("Boris");
+    const Account a = *accounts->find("Anna").value(), b = *accounts->find("Boris").value();
+    struct In : Subscriber {
+        void deliver(std::shared_ptr<const std::string>) override {}
+    };
+    std::vector<std::string> ids;
+    for (int i = 0; i < 2; ++i) {
+        auto g = hub->create_game(R"({"v":1,"opponent":"invite","time_control":"3+2","color":"white","casual":false})", "c", &a).value();
+        auto w = std::make_shared<In>(), k = std::make_shared<In>();
+        ASSERT_TRUE(hub->connect(g.id, *g.white_token, w, &a).ok());
+        ASSERT_TRUE(hub->connect(g.id, *g.black_token, k, &b).ok());
+        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"move","uci":"e2e4"})", *w);
+        hub->handle_message(g.id, Seat::BLACK_SEAT, R"({"t":"move","uci":"e7e5"})", *k);
+        hub->handle_message(g.id, Seat::BLACK_SEAT, R"({"t":"resign"})", *k);
+        ids.push_back(g.id);
+        now += 60'000;
+    }
+    hub->flush();
+    HttpResponse r = call("GET", "/api/v1/players/anna/ratings");
+    ASSERT_EQ(r.status, 200) << r.body;
+    json j = json::parse(r.body);
+    EXPECT_EQ(j["player"], "Anna");
+    ASSERT_EQ(j["ratings"].size(), 6u);
+    for (const char* c : {"bullet", "blitz", "rapid", "classical", "correspondence", "chess960"}) EXPECT_TRUE(j["ratings"].contains(c)) << c;
+    const json& blitz = j["ratings"]["blitz"];
+    EXPECT_EQ(blitz["games"], 2);
+    EXPECT_GT(blitz["rating"].get<int>(), 1500);
+    EXPECT_LT(blitz["rd"].get<int>(), 500);
+    EXPECT_EQ(blitz["provisional"], true);  // two games leave the RD far above 110
+    EXPECT_EQ(j["ratings"]["rapid"]["games"], 0);
+    ASSERT_EQ(j["history"].size(), 2u);
+    EXPECT_EQ(j["history"][0]["game"], ids[0]);  // oldest first
+    EXPECT_EQ(j["history"][1]["game"], ids[1]);
+    EXPECT_EQ(j["history"][1]["class"], "blitz");
+    EXPECT_EQ(j["history"][1]["rating"], blitz["rating"]);
+    EXPECT_GT(j["history"][0]["diff"].get<int>(), 0);
+    EXPECT_LT(j["history"][0]["at"].get<std::int64_t>(), j["history"][1]["at"].get<std::int64_t>());
+    json boris = json::parse(call("GET", "/api/v1/players/Boris/ratings").body);
+    EXPECT_LT(boris["ratings"]["blitz"]["rating"].get<int>(), 1500);
+    EXPECT_EQ(json::parse(call("GET", "/api/v1/players/Anna").body)["ratings"], j["ratings"]);
+    EXPECT_EQ(call("GET", "/api/v1/players/Nobody/ratings").status, 404);
+    EXPECT_EQ(call("GET", "/api/v1/players/a%00/ratings").status, 404);
+    EXPECT_EQ(call("POST", "/api/v1/players/Anna/ratings", json::object()).status, 405);
 }
 
 // Against a real server: a flood of sign-in attempts (real 64 MiB hashes) while a

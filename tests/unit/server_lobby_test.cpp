@@ -37,7 +37,8 @@ struct LobbyFixture : ::testing::Test {
     LobbyEnv env() {
         LobbyEnv e;
         e.monotonic_ms = [this] { return now; };
-        e.create_game = [this](const std::string& body, const std::string& client, const Account*) -> Answer<CreatedGame> {
+        e.create_game = [this](const std::string& body, const std::string& client, const Account*,
+                               const Account*) -> Answer<CreatedGame> {
             created.emplace_back(json::parse(body), client);
             CreatedGame g;
             g.id = "g" + std::to_string(created.size());
@@ -240,8 +241,9 @@ TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {
         h.on_live_game = [this](const LiveGame& g) { lobby->on_live_game(g); };
         Hub hub(h, storage.get());
         LobbyEnv e = env();
-        e.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner) {
-            return hub.create_game(body, client, owner);
+        e.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner,
+                               const Account* other) {
+            return hub.create_game(body, client, owner, other);
         };
         lobby = std::make_unique<Lobby>(e);
         auto a = join("1.1.1.1"), b = join("2.2.2.2"), watcher = join("3.3.3.3");

@@ -5,6 +5,7 @@ import { clear, h, toast } from './dom';
 import { errorText, playerName, t } from './i18n';
 import { PRESETS } from './timecontrol';
 import { saveSeat } from './store';
+import { storedName, storeName } from './playername';
 
 export const QUICK = ['1+0', '3+2', '5+3', '10+0', '15+10', '30+0'];
 
@@ -16,17 +17,6 @@ interface Seek {
 interface LiveGame { id: string; white: string; black: string; time_control: string; variant: string; rated: boolean }
 interface LobbyMessage { t: 'lobby'; seeks: Seek[]; games: LiveGame[]; mine: string[]; playing: number }
 
-const NAME_KEY = 'outpost.newgame'; // the name the home screen remembers
-
-function storedName(): string {
-  try { return String(JSON.parse(localStorage.getItem(NAME_KEY) ?? '{}').name ?? ''); } catch { return ''; }
-}
-function storeName(name: string) {
-  try {
-    const c = JSON.parse(localStorage.getItem(NAME_KEY) ?? '{}');
-    localStorage.setItem(NAME_KEY, JSON.stringify({ ...c, name }));
-  } catch { /* ignore */ }
-}
 
 // A rating as lichess shows it: "1500?" while provisional.
 export const ratingText = (r: number, provisional: boolean) => `${Math.round(r)}${provisional ? '?' : ''}`;

@@ -1,11 +1,14 @@
 // A player's profile (P21): results per time-control class and the games, with
 // filters (result, time control, colour). GET /api/v1/players/NAME and …/games.
-// The ratings (P23) have their place here: the section stays hidden while the server
-// sends none (`ratings: null`).
+// The ratings (P23): per rating class (provisional ones marked "1500?") and the
+// rating-history chart (uPlot, loaded with the chart when there is a history).
+// GET /api/v1/players/NAME/ratings.
 import { ApiError } from './api';
 import { clear, h } from './dom';
 import { dateTime, errorText, playerName, t } from './i18n';
 import type { Key } from './i18n/en';
+import { ratingText } from './lobby';
+import type { RatingPoint } from './ratingchart';
 
 interface ClassResults { games: number; wins: number; draws: number; losses: number }
 interface Profile {
@@ -13,8 +16,11 @@ interface Profile {
   results: Record<string, ClassResults>;
   finished: number;
   games: number;
-  ratings: unknown;
+  ratings: Record<string, ClassRating> | null;
 }
+interface ClassRating { rating: number; rd: number; provisional: boolean; games: number; last: number | null }
+interface Ratings { ratings: Record<string, ClassRating>; history: RatingPoint[] }
+const RATING_CLASSES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'chess960'] as const;
 interface PlayerGame {
   id: string; white: string; black: string; color: 'white' | 'black'; opponent: string; status: string; result: string;
   outcome: 'win' | 'draw' | 'loss' | 'none'; time_control: string; class: string; updated: number; plies: number;
@@ -65,6 +71,31 @@ function resultsTable(p: Profile): HTMLElement | null {
     })));
 }
 
+// The ratings section: a table of the classes played rated (each with its games), and
+// the chart of the history.
+function fillRatings(section: HTMLElement, r: Ratings) {
+  const played = RATING_CLASSES.filter((c) => r.ratings[c]?.games);
+  if (!played.length) {
+    section.append(h('p.muted', { 'data-ratings': 'none' }, t('profileNoRatedGames')));
+    return;
+  }
+  section.append(h('table.profile-rating-table',
+    h('thead', h('tr', h('th', { scope: 'col' }, t('profileFilterClass')), h('th', { scope: 'col' }, t('profileRating')),
+      h('th', { scope: 'col' }, t('profileGames')))),
+    h('tbody', played.map((c) => {
+      const x = r.ratings[c];
+      return h('tr', { 'data-class': c, 'data-rating': String(x.rating), 'data-provisional': String(x.provisional) },
+        h('th', { scope: 'row' }, t(`class_${c}` as Key)),
+        h('td', x.provisional ? { title: t('profileProvisional') } : {}, ratingText(x.rating, x.provisional)),
+        h('td', String(x.games)));
+    }))));
+  if (!r.history.length) return;
+  const chart = h('figure.rating-chart', { 'data-chart': 'ratings', 'aria-label': t('profileRatingChart') },
+    h('figcaption', t('profileRatingChart')));
+  section.append(chart);
+  void import('./ratingchart').then(({ ratingChart }) => { ratingChart(chart, r.history); chart.dataset.drawn = 'true'; });
+}
+
 export function profileView(mount: HTMLElement, name: string) {
   const page = h('main.page.profile-page', h('p', t('loading')));
   clear(mount, page);
@@ -101,6 +132,7 @@ export function profileView(mount: HTMLElement, name: string) {
     // for the current ratings and the rating-history chart.
     const ratings = h('section.profile-ratings', { 'aria-labelledby': 'profile-ratings-title', hidden: p.ratings == null },
       h('h2', { id: 'profile-ratings-title' }, t('profileRatings')));
+    if (p.ratings) get<Ratings>(`${path}/ratings`).then((r) => fillRatings(ratings, r)).catch(() => { ratings.hidden = true; });
     clear(page,
       h('h1', t('profileTitle', { name: p.player.name })),
       h('p.muted', t('profileSince', { date: dateTime(new Date(p.player.created_ms)) })),

@@ -17,6 +17,9 @@ export interface PlayerInfo {
   account?: string | null; // P21: the seat's account (its name), null when anonymous
   level?: number;
   elo?: number;
+  rating?: number;       // P23: once a rated game is over, the rating before it
+  provisional?: boolean; // ... provisional (shown "1500?")
+  rating_diff?: number;  // ... and its change
 }
 
 export interface GameState {
@@ -45,6 +48,7 @@ export interface GameState {
   you: Seat;
   rematch?: { offered_by: Color | null; game: string | null; seat: string | null } | null;
   presence?: Presence;
+  rated?: boolean;                 // P23: the game counts for ratings
   adjournable?: boolean;           // R18: created with the adjournment option
   adjournment?: Adjournment | null;
 }
@@ -138,7 +142,8 @@ export type ClientMessage =
   | { t: 'sync' }
   | { t: 'seal'; move: string }
   | { t: 'resume'; at: string }
-  | { t: 'resume'; action: 'accept' };
+  | { t: 'resume'; action: 'accept' }
+  | { t: 'name'; name: string };
 
 // MOVE carries the move and the fields of STATE that a move changes.
 export type MoveDelta = Partial<Omit<GameState, 'moves' | 'san' | 'players' | 'you' | 'rematch'>> & { ply: number; uci: string; san: string };

@@ -98,7 +98,8 @@ test('P21: an anonymous game is kept after signing up; sign out; sign in in anot
   await other.click('[data-action=profile]');
   await other.waitForSelector('.profile-page .game-list .game-row');
   assert.equal(await other.locator('.profile-page .game-row').count(), 2);
-  assert.equal(await other.locator('.profile-ratings').isHidden(), true, 'no ratings yet: the section is hidden');
+  // P23: no rated games yet (both were against the robot): said in words.
+  await other.waitForSelector('.profile-ratings [data-ratings=none]');
   await other.selectOption('#profile-result', 'loss');
   await other.waitForFunction(() => document.querySelectorAll('.profile-page .game-row').length === 1);
   assert.equal(await other.locator('.profile-page .game-row').getAttribute('data-game'), second);

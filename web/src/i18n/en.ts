@@ -194,6 +194,7 @@ const en = {
   levelMeasured: 'Level {level}: {elo} ± {error} Elo, measured in {games, plural, one {# game} other {# games}}',
   levelEstimated: 'Level {level}: about {elo} Elo, estimated (not yet measured)',
   // Server error codes (docs/protocol.md), and the client's own.
+  err_bad_name: "A name is 1 to 40 bytes long, without control characters.",
   err_bad_request: 'The server did not understand that request.',
   err_not_found: 'This game was not found.',
   err_not_your_seat: 'You do not hold this seat: you can only watch this game.',
@@ -324,6 +325,14 @@ const en = {
   resumeProposed: "{side} proposes to resume on {time}",
   sealedMoveWas: "Sealed move ({side}): {move}",
   notifyMyTurn: "Notify me when it is my move",
+  nameSave: "Use this name",
+  ratingChange: "rating {rating}, change {diff}",
+  profileRating: "Rating",
+  profileProvisional: "Provisional: too few rated games for a settled rating",
+  profileRatingChart: "Rating history",
+  profileNoRatedGames: "No rated games yet.",
+  class_classical: "Classical",
+  class_chess960: "Chess960",
   notifyTitle: "Your move in Outpost",
 };
 export default en;

@@ -206,6 +206,7 @@ const fi: Dict = {
   robotPlayerName: 'Outpost, taso {level}',
   levelMeasured: 'Taso {level}: {elo} ± {error} Elo-pistettä, mitattu {games, plural, one {# pelistä} other {# pelistä}}',
   levelEstimated: 'Taso {level}: noin {elo} Elo-pistettä, arvio (ei vielä mitattu)',
+  err_bad_name: "Nimessä on 1–40 tavua eikä ohjausmerkkejä.",
   err_bad_request: 'Palvelin ei ymmärtänyt pyyntöä.',
   err_not_found: 'Peliä ei löytynyt.',
   err_not_your_seat: 'Tämä paikka ei ole sinun: voit vain seurata peliä.',
@@ -335,6 +336,14 @@ const fi: Dict = {
   resumeProposed: "{side} ehdottaa jatkamista {time}",
   sealedMoveWas: "Sinetöity siirto ({side}): {move}",
   notifyMyTurn: "Ilmoita, kun on minun siirtoni",
+  nameSave: "Käytä tätä nimeä",
+  ratingChange: "vahvuusluku {rating}, muutos {diff}",
+  profileRating: "Vahvuusluku",
+  profileProvisional: "Alustava: liian vähän pisteytettyjä pelejä vakiintuneeseen lukuun",
+  profileRatingChart: "Vahvuusluvun historia",
+  profileNoRatedGames: "Ei vielä pisteytettyjä pelejä.",
+  class_classical: "Pitkä peli",
+  class_chess960: "Chess960",
   notifyTitle: "Sinun siirtosi Outpostissa",
 };
 export default fi;

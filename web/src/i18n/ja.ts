@@ -204,6 +204,7 @@ const ja: Dict = {
   robotPlayerName: 'Outpost レベル {level}',
   levelMeasured: 'レベル {level}: {elo} ± {error} Elo（{games, plural, other {# 局}}で測定）',
   levelEstimated: 'レベル {level}: 約 {elo} Elo（推定、未測定）',
+  err_bad_name: "名前は1〜40バイトで、制御文字は使えません。",
   err_bad_request: 'サーバーがこのリクエストを理解できませんでした。',
   err_not_found: 'この対局は見つかりません。',
   err_not_your_seat: 'あなたの席ではありません。観戦のみできます。',
@@ -333,6 +334,14 @@ const ja: Dict = {
   resumeProposed: "{side}が{time}の再開を提案しています",
   sealedMoveWas: "封じ手（{side}）：{move}",
   notifyMyTurn: "自分の手番になったら通知する",
+  nameSave: "この名前にする",
+  ratingChange: "レーティング {rating}、変動 {diff}",
+  profileRating: "レーティング",
+  profileProvisional: "暫定：レート対局がまだ少ないため確定していません",
+  profileRatingChart: "レーティングの推移",
+  profileNoRatedGames: "レート対局はまだありません。",
+  class_classical: "クラシカル",
+  class_chess960: "チェス960",
   notifyTitle: "Outpost：あなたの手番です",
 };
 export default ja;

@@ -205,6 +205,7 @@ const mr: Dict = {
   robotPlayerName: 'Outpost पातळी {level}',
   levelMeasured: 'पातळी {level}: {elo} ± {error} Elo, {games, plural, one {# डावावरून} other {# डावांवरून}} मोजलेले',
   levelEstimated: 'पातळी {level}: सुमारे {elo} Elo, अंदाजे (अजून मोजलेले नाही)',
+  err_bad_name: "नाव 1 ते 40 बाइट्सचे असावे, नियंत्रण अक्षरांशिवाय.",
   err_bad_request: 'सर्व्हरला ही विनंती समजली नाही.',
   err_not_found: 'हा डाव सापडला नाही.',
   err_not_your_seat: 'ही जागा तुमची नाही: तुम्ही फक्त डाव पाहू शकता.',
@@ -334,6 +335,14 @@ const mr: Dict = {
   resumeProposed: "{side} यांनी {time} रोजी पुन्हा सुरू करण्याचे सुचवले आहे",
   sealedMoveWas: "मोहोरबंद चाल ({side}): {move}",
   notifyMyTurn: "माझी चाल आल्यावर मला सूचना द्या",
+  nameSave: "हे नाव वापरा",
+  ratingChange: "रेटिंग {rating}, बदल {diff}",
+  profileRating: "रेटिंग",
+  profileProvisional: "तात्पुरते: स्थिर रेटिंगसाठी रेटेड डाव अजून कमी आहेत",
+  profileRatingChart: "रेटिंगचा इतिहास",
+  profileNoRatedGames: "अजून एकही रेटेड डाव नाही.",
+  class_classical: "क्लासिकल",
+  class_chess960: "चेस960",
   notifyTitle: "Outpost: तुमची चाल",
 };
 export default mr;

@@ -205,6 +205,7 @@ const th: Dict = {
   robotPlayerName: 'Outpost ระดับ {level}',
   levelMeasured: 'ระดับ {level}: {elo} ± {error} Elo วัดจาก {games, plural, other {# เกม}}',
   levelEstimated: 'ระดับ {level}: ประมาณ {elo} Elo เป็นค่าประมาณ (ยังไม่ได้วัด)',
+  err_bad_name: "ชื่อต้องยาว 1 ถึง 40 ไบต์ และไม่มีอักขระควบคุม",
   err_bad_request: 'เซิร์ฟเวอร์ไม่เข้าใจคำขอนี้',
   err_not_found: 'ไม่พบเกมนี้',
   err_not_your_seat: 'คุณไม่ใช่ผู้เล่นในที่นั่งนี้ ดูเกมได้อย่างเดียว',
@@ -334,6 +335,14 @@ const th: Dict = {
   resumeProposed: "{side} เสนอให้เล่นต่อเมื่อ {time}",
   sealedMoveWas: "การเดินที่ปิดผนึก ({side}): {move}",
   notifyMyTurn: "แจ้งเตือนเมื่อถึงตาฉันเดิน",
+  nameSave: "ใช้ชื่อนี้",
+  ratingChange: "เรตติ้ง {rating} เปลี่ยนแปลง {diff}",
+  profileRating: "เรตติ้ง",
+  profileProvisional: "ชั่วคราว: ยังมีเกมจัดอันดับน้อยเกินไปสำหรับเรตติ้งที่แน่นอน",
+  profileRatingChart: "ประวัติเรตติ้ง",
+  profileNoRatedGames: "ยังไม่มีเกมจัดอันดับ",
+  class_classical: "คลาสสิก",
+  class_chess960: "หมากรุก 960",
   notifyTitle: "ถึงตาคุณเดินใน Outpost",
 };
 export default th;

@@ -204,6 +204,7 @@ const zh: Dict = {
   robotPlayerName: 'Outpost {level} 级',
   levelMeasured: '{level} 级：{elo} ± {error} Elo，根据 {games, plural, other {# 盘对局}}测定',
   levelEstimated: '{level} 级：约 {elo} Elo，估计值（尚未测定）',
+  err_bad_name: "名字须为 1 到 40 字节，不能含控制字符。",
   err_bad_request: '服务器无法理解这个请求。',
   err_not_found: '找不到这盘对局。',
   err_not_your_seat: '你不是这一方的棋手，只能观战。',
@@ -333,6 +334,14 @@ const zh: Dict = {
   resumeProposed: "{side}提议于{time}续赛",
   sealedMoveWas: "封棋（{side}）：{move}",
   notifyMyTurn: "轮到我走棋时通知我",
+  nameSave: "使用这个名字",
+  ratingChange: "等级分 {rating}，变化 {diff}",
+  profileRating: "等级分",
+  profileProvisional: "暂定：计分对局太少，等级分尚未稳定",
+  profileRatingChart: "等级分历史",
+  profileNoRatedGames: "还没有计分对局。",
+  class_classical: "慢棋",
+  class_chess960: "960 象棋",
   notifyTitle: "Outpost：轮到你走棋了",
 };
 export default zh;

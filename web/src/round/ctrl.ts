@@ -17,6 +17,7 @@ import { play, soundForSan } from '../sound';
 import { announce, describeMove, pieceWords, squareWords } from '../speech';
 import { placement } from './keyboardMove';
 import { saveSeat, seatFor } from '../store';
+import { storedName, storeName } from '../playername';
 import type { Key } from '@lichess-org/chessground/types';
 import type { Claim, ClientMessage, Color, GameState, MoveText } from '../types';
 import { commandText, readTyped, type CommandContext } from './keyboardMove';
@@ -186,10 +187,38 @@ export class RoundCtrl {
       return;
     }
     if (s.status !== 'ongoing') this.confirmingResign = false;
+    this.sendStoredName(s);
     this.clocks.sync(s.clock, this.halfRtt);
     this.view.render(s);
     if (s.status !== 'ongoing') this.analysis.gameOver(this.autoAnalyse);
     this.playPremove();
+  }
+
+  // P21: an anonymous player (an invite link's, too) plays under the name this browser
+  // remembers: sent once when the seat's name differs from it.
+  private sentName = false;
+  private pendingName: string | null = null; // sent from the form, remembered once the server took it
+  private sendStoredName(s: GameState) {
+    if (s.you !== 'white' && s.you !== 'black') return;
+    const me = s.players[s.you];
+    if (this.pendingName !== null && me.name === this.pendingName) {
+      storeName(this.pendingName);
+      this.pendingName = null;
+    }
+    if (this.sentName || s.status !== 'ongoing') return;
+    const name = storedName();
+    if (me.kind !== 'human' || me.account || !name || me.name === name) return;
+    this.sentName = this.socket.send({ t: 'name', name });
+  }
+
+  // The name form of the game screen: sent to the game, and remembered once the server
+  // has taken it (a name it refuses is not kept).
+  setName(name: string) {
+    const n = name.trim();
+    if (!n) return;
+    this.pendingName = n;
+    this.sentName = true;
+    this.send({ t: 'name', name: n });
   }
 
   // ---- actions ------------------------------------------------------------

@@ -194,10 +194,16 @@ export class RoundView {
       const name = bar.querySelector<HTMLElement>('.player-name');
       if (name) {
         // P21: a seat with an account links to its profile.
+        // P23: a rated game's ratings once it is over: "1500? +8" (a minus sign for a loss).
+        const rated = p.rating !== undefined && p.rating_diff !== undefined;
+        const diff = rated ? (p.rating_diff! > 0 ? `+${p.rating_diff}` : p.rating_diff! < 0 ? `\u2212${-p.rating_diff!}` : '±0') : '';
+        const rating = rated ? `${p.rating}${p.provisional ? '?' : ''}` : '';
         clear(name, h(`span.dot.${color}`, { 'aria-hidden': 'true' }),
           p.account ? h('a.player-link', { href: `#/player/${encodeURIComponent(p.account)}` }, label) : label,
+          rated ? h('span.rating', { 'data-rating': String(p.rating) }, ` ${rating} `,
+            h(`span.rating-diff.${p.rating_diff! > 0 ? 'up' : p.rating_diff! < 0 ? 'down' : 'same'}`, { 'data-diff': String(p.rating_diff) }, diff)) : null,
           s.you === color ? h('span.you', ` (${t('you')})`) : null);
-        name.setAttribute('aria-label', `${t(color)}: ${label}`);
+        name.setAttribute('aria-label', `${t(color)}: ${label}${rated ? `, ${t('ratingChange', { rating, diff })}` : ''}`);
       }
       const pres = bar.querySelector<HTMLElement>('.presence');
       if (pres) c.presence.badge(pres, color, s);
@@ -384,7 +390,22 @@ export class RoundView {
         this.pgnLink(s)));
   }
 
+  // P21: an anonymous player's name, asked where they play (the invite link's player
+  // has seen no form before); made once so that typing survives the next state.
+  private nameInput = h('input', { type: 'text', maxlength: '40', 'data-field': 'player-name', autocomplete: 'nickname' }) as HTMLInputElement;
+  private nameForm = h('form.name-row', { 'data-form': 'player-name', onsubmit: (e: Event) => { e.preventDefault(); this.ctrl.setName(this.nameInput.value); } },
+    h('label', t('yourName'), ' ', this.nameInput), ' ', h('button.small-btn', { type: 'submit' }, t('nameSave')));
+
+  private renderName(s: GameState) {
+    const me = s.you === 'white' || s.you === 'black' ? s.players[s.you] : null;
+    const show = !!me && me.kind === 'human' && !me.account && s.status === 'ongoing';
+    if (!this.nameForm.isConnected) this.el.share.after(this.nameForm);
+    this.nameForm.hidden = !show;
+    if (show && document.activeElement !== this.nameInput) this.nameInput.value = me!.name && me!.name !== 'Anonymous' ? me!.name : '';
+  }
+
   private renderShare(s: GameState) {
+    this.renderName(s);
     const base = `${location.origin}${location.pathname}`;
     const items: HTMLElement[] = [];
     const invite = inviteFor(s.id);
