@@ -67,10 +67,17 @@ struct EventsP20 : ::testing::Test {
         storage = std::move(Storage::open(db_path).value());
         accounts = std::move(AccountStore::open(db_path, PasswordCost::cheapest()).value());
         hub = std::make_unique<Hub>(env(), storage.get());
-        events = std::move(EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; }).value());
-        organiser = accounts->create("Arbiter", "a long enough password", false, now).value();
-        for (int i = 1; i <= 8; ++i)
-            players.push_back(accounts->create("Player" + std::to_string(i), "a long enough password", false, now).value());
+        auto opened = EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; });
+        ASSERT_TRUE(opened) << opened.error().message;
+        events = std::move(*opened);
+        auto made = accounts->create("Organiser", "a long enough password", false, now);
+        ASSERT_TRUE(made) << made.error().message;
+        organiser = *made;
+        for (int i = 1; i <= 8; ++i) {
+            auto p = accounts->create("Player" + std::to_string(i), "a long enough password", false, now);
+            ASSERT_TRUE(p) << p.error().message;
+            players.push_back(*p);
+        }
     }
     void remove_files() {
         for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
