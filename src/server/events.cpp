@@ -343,6 +343,16 @@ Answer<bool> EventService::save(Event& e) {
     return true;
 }
 
+Answer<bool> EventService::save_result(std::int64_t event_id, const EventBoard& b) {
+    Connection& c = db_->c;
+    std::lock_guard lock(c.mutex);
+    Statement s(c.db, "UPDATE event_boards SET result = ?1, note = ?2 WHERE event_id = ?3 AND round = ?4 AND board = ?5");
+    s.bind(1, b.result).bind(2, b.note).bind(3, event_id).bind(4, std::int64_t(b.round)).bind(5, std::int64_t(b.board));
+    if (!s.ok() || s.step() != SQLITE_DONE) return ProtocolError{"internal", db_error(c.db, "save result").message, 500};
+    if (sqlite3_changes(c.db) != 1) return ProtocolError{"internal", "save result: the board is not stored", 500};
+    return true;
+}
+
 Answer<Event*> EventService::find(std::int64_t id) {
     auto it = events_.find(id);
     if (it == events_.end()) return not_found();
@@ -642,7 +652,7 @@ Answer<std::string> EventService::enter_result(std::int64_t id, const Account& a
     if (b->black == 0) return bad_field("board", "is a bye, which has no result to enter");
     // A correction of an earlier round stands; the rounds paired on it keep their pairings.
     b->result = text == "*" ? "" : text;
-    if (auto ok = save(next); !ok) return ok.error();
+    if (auto ok = save_result(id, *b); !ok) return ok.error();
     **found = std::move(next);
     return to_json(**found, &a);
 }
@@ -660,7 +670,7 @@ void EventService::on_game_over(const LiveGame& g) {
         if (!b.result.empty() || !b.note.empty()) return;  // the organiser's result stands
         b.result = result_of(g.outcome);
         if (b.result.empty()) b.note = "aborted";  // the organiser decides (docs/events.md)
-        if (save(next)) **found = std::move(next);
+        if (save_result(next.id, b)) **found = std::move(next);
         return;
     }
 }

@@ -123,6 +123,9 @@ private:
     EventService(std::unique_ptr<Db> db, Hub& hub, std::function<std::int64_t()> wall_ms,
                  std::vector<std::string> allowed_origins);
     Answer<bool> save(Event& e);  // under mutex_; gives a new event its id
+    // One board's result and note (a result is one row, not the whole event: the hub
+    // reports results under its own lock).
+    Answer<bool> save_result(std::int64_t event_id, const EventBoard& b);
     Answer<Event*> find(std::int64_t id);
     std::string to_json(const Event& e, const Account* viewer) const;
 

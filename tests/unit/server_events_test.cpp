@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -47,8 +48,9 @@ struct EventsP20 : ::testing::Test {
         e.call_back_in = [](const std::string&, Millis) {};
         e.ask_robot = [](RobotRequest) {};
         e.random_token = [this](int len) {
-            std::string s = "t" + std::to_string(++token_counter);
-            while (int(s.size()) < len) s += "x";
+            std::string s(1, 't');
+            s += std::to_string(++token_counter);
+            s.resize(std::max<std::size_t>(s.size(), std::size_t(std::max(len, 0))), 'x');
             return s;
         };
         e.levels_json = [] { return std::string(R"({"v":1,"levels":[]})"); };
