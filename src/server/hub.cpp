@@ -204,6 +204,32 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
     return created;
 }
 
+Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool casual, const Account& white,
+                                           const Account& black) {
+    NewGameRequest spec;
+    spec.opponent = "invite";
+    spec.creator_color = WHITE;
+    spec.time_control = time_control;
+    spec.casual = casual;
+    spec.name = white.name;
+    spec.opponent_name = black.name;
+    std::promise<Result<bool>> durable;
+    auto stored = durable.get_future();
+    Answer<CreatedGame> created = ProtocolError{};
+    {
+        std::lock_guard lock(mutex_);
+        StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
+        created = create_room(spec, "", "", on_durable, white.id, black.id);
+        if (!created) return created;
+    }
+    if (auto ok = stored.get(); !ok) {
+        std::lock_guard lock(mutex_);
+        (void)find(created.value().id);
+        return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
+    }
+    return created;
+}
+
 Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
                                      StorageWriter::Done on_durable, std::int64_t creator_account,
                                      std::int64_t opponent_account) {
@@ -891,6 +917,7 @@ void Hub::report_live(const Room& r) const {
     LiveGame g{r.id(), r.info.white_name, r.info.black_name, r.info.time_control, r.info.variant};
     g.ply = r.game.ply();
     g.over = r.game.is_over();
+    g.outcome = r.game.outcome();
     g.listed = !r.hotseat();
     g.rated = rated_class(r.info).has_value();
     env_.on_live_game(g);

@@ -64,6 +64,7 @@ struct LiveGame {
     int ply = 0;
     bool over = false;
     bool listed = true;  // false: not for the list of games to watch (hotseat, at one screen)
+    Outcome outcome;     // how it ended, once over (an event's result, events.h)
 };
 
 struct HubEnv {
@@ -118,6 +119,11 @@ public:
     Answer<std::string> lookup(std::string_view json_body);
     Answer<GameMoves> game_moves(const std::string& id);  // anyone who can read the game
     std::string levels_json() const;
+    // Issue 13: a game of an event (events.h) between two accounts, each holding its
+    // seat from the start; no per-client cap (the organiser starts the round).
+    // `casual`: draws at threefold/fifty at once (an unrated event).
+    Answer<CreatedGame> create_event_game(const std::string& time_control, bool casual, const Account& white,
+                                          const Account& black);
 
     // WebSocket-level operations. connect() sends the first state to the subscriber.
     // `account`: the connection's signed-in account (P21). A signed-in player who

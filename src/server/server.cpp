@@ -7,6 +7,7 @@
 
 #include "server/net.h"  // first: see net.h
 
+#include <atomic>
 #include <cmath>
 #include <chrono>
 #include <deque>
@@ -19,6 +20,7 @@
 
 #include "server/edge.h"
 #include "server/account_service.h"
+#include "server/events.h"
 #include "server/analysis_service.h"
 #include "server/hub.h"
 #include "server/lobby.h"
@@ -67,6 +69,7 @@ struct Shared {
     AccountStore* accounts;  // P21: sessions and accounts (never null in `outpost serve`)
     AccountService* account_service;  // P21: the account routes and their hashing pool
     Lobby* lobby = nullptr;
+    EventService* events = nullptr;  // issue 13: /api/v1/events
 };
 
 // A request whose answer needs a password hash: handed to the account service's pool,
@@ -328,7 +331,9 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         request.session_token = std::move(who.token);
         HttpResponse r;
         try {
-            if (shared.account_service && AccountService::handles(request)) {
+            if (shared.events && EventService::handles(request)) {
+                r = shared.events->handle(request);
+            } else if (shared.account_service && AccountService::handles(request)) {
                 if (AccountService::hashes(request)) r = co_await answer_off_thread(*shared.account_service, std::move(request));
                 else r = shared.account_service->handle(request);
             } else {
@@ -467,8 +472,18 @@ int run_server(const ServerConfig& config) {
     };
     if (!config.limits.enabled) lobby_env.max_seeks_per_client = std::numeric_limits<int>::max() / 2;
     Lobby lobby(lobby_env);
-    env.on_live_game = [&lobby](const LiveGame& g) { lobby.on_live_game(g); };
+    std::atomic<EventService*> events_hook{nullptr};  // issue 13: results of event games
+    env.on_live_game = [&lobby, &events_hook](const LiveGame& g) {
+        lobby.on_live_game(g);
+        if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
+    };
     hub = std::make_unique<Hub>(env, storage->get());
+    auto events = EventService::open(config.db, *hub, wall_now, config.allowed_origins);
+    if (!events) {
+        std::cerr << "outpost serve: " << events.error().message << "\n";
+        return 1;
+    }
+    events_hook = events->get();
 
     auto resumed = hub->resume_from_storage();
     if (!resumed) {
@@ -510,7 +525,7 @@ int run_server(const ServerConfig& config) {
     AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
 
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service, &lobby}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get()}), asio::detached);
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
     std::function<void()> lobby_pulse = [&] {

@@ -5,6 +5,7 @@
 //   #/account[/signin|/signup]  sign in, sign up, the account menu (P21)
 //   #/player/NAME           a player's profile (P21)
 //   #/lobby                 the lobby: quick pairing, seeks, games to watch (P22)
+//   #/events, #/event/ID    tournaments: the list, one event (P20, issue 13)
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -23,6 +24,7 @@ import { saveSeat, seatFor } from './store';
 import { onSettings, settings } from './settings';
 import { account, accountView, loadAccount, onAccount } from './account';
 import { profileView } from './profile';
+import { EventsView, EventView } from './events';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -33,6 +35,7 @@ function header() {
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/lobby', 'data-nav': 'lobby' }, t('lobby')),
+      h('a', { href: '#/events', 'data-nav': 'events' }, t('evNav')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       accountLink(),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
@@ -65,6 +68,10 @@ function route() {
     profileView(app, decodeURIComponent(path.slice('/player/'.length)));
   } else if (path === '/lobby') {
     view = new LobbyView(app);
+  } else if (path === '/events') {
+    view = new EventsView(app);
+  } else if (/^\/event\/\d+$/.test(path)) {
+    view = new EventView(app, path.slice('/event/'.length));
   } else if (path === '/games') {
     gamesView(app);
   } else {

@@ -1,0 +1,448 @@
+// Outpost — tournaments run by the server (SPEC P20; issue 13; docs/events.md,
+// "Events on the server"): the event service with the hub on a fake clock, its
+// routes, and the attacks on them (other players, bad input, other sites).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "club/dutch.h"
+#include "club/round_robin.h"
+#include "club/tiebreak.h"
+#include "club/trf.h"
+#include "server/accounts.h"
+#include "server/events.h"
+#include "server/hub.h"
+#include "server/storage.h"
+
+using namespace outpost;
+using namespace outpost::server;
+using nlohmann::json;
+
+namespace {
+
+struct Collector : Subscriber {
+    std::vector<std::string> messages;
+    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
+};
+
+struct EventsP20 : ::testing::Test {
+    Millis now = 1'000'000;
+    int token_counter = 0;
+    std::string db_path;
+    std::unique_ptr<Storage> storage;
+    std::unique_ptr<AccountStore> accounts;
+    std::unique_ptr<Hub> hub;
+    std::unique_ptr<EventService> events;
+    std::vector<Account> players;
+    Account organiser;
+
+    HubEnv env() {
+        HubEnv e;
+        e.monotonic_ms = [this] { return now; };
+        e.wall_ms = [this] { return 1'700'000'000'000 + now; };
+        e.call_back_in = [](const std::string&, Millis) {};
+        e.ask_robot = [](RobotRequest) {};
+        e.random_token = [this](int len) {
+            std::string s(1, 't');
+            s += std::to_string(++token_counter);
+            s.resize(std::max<std::size_t>(s.size(), std::size_t(std::max(len, 0))), 'x');
+            return s;
+        };
+        e.levels_json = [] { return std::string(R"({"v":1,"levels":[]})"); };
+        e.on_live_game = [this](const LiveGame& g) {
+            if (events && g.over) events->on_game_over(g);
+        };
+        e.inline_writes = true;
+        return e;
+    }
+    void SetUp() override {
+        db_path = (std::filesystem::temp_directory_path() /
+                   ("outpost-events-test-" + std::to_string(::getpid()) + "-" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db"))
+                      .string();
+        remove_files();
+        storage = std::move(Storage::open(db_path).value());
+        accounts = std::move(AccountStore::open(db_path, PasswordCost::cheapest()).value());
+        hub = std::make_unique<Hub>(env(), storage.get());
+        auto opened = EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; });
+        ASSERT_TRUE(opened) << opened.error().message;
+        events = std::move(*opened);
+        auto made = accounts->create("Organiser", "a long enough password", false, now);
+        ASSERT_TRUE(made) << made.error().message;
+        organiser = *made;
+        for (int i = 1; i <= 8; ++i) {
+            auto p = accounts->create("Player" + std::to_string(i), "a long enough password", false, now);
+            ASSERT_TRUE(p) << p.error().message;
+            players.push_back(*p);
+        }
+    }
+    void remove_files() {
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+    }
+    void TearDown() override {
+        events.reset();
+        hub.reset();
+        accounts.reset();
+        storage.reset();
+        remove_files();
+    }
+
+    HttpRequest request(const std::string& method, const std::string& target, const std::string& body,
+                        const Account* who) {
+        HttpRequest r{method, target, body, "10.0.0.1"};
+        r.content_type = method == "POST" ? "application/json" : "";
+        r.host = "club.example";
+        r.origin = method == "POST" ? "http://club.example" : "";
+        if (who) r.account = *who;
+        return r;
+    }
+    HttpResponse call(const std::string& method, const std::string& target, const json& body, const Account* who) {
+        return events->handle(request(method, target, body.is_null() ? "" : body.dump(), who));
+    }
+    static std::string code(const HttpResponse& r) {
+        json j = json::parse(r.body, nullptr, false);
+        return j.is_object() && j.contains("code") ? j["code"].get<std::string>() : "";
+    }
+    std::int64_t create(const json& body) {
+        HttpResponse r = call("POST", "/api/v1/events", body, &organiser);
+        EXPECT_EQ(r.status, 201) << r.body;
+        return json::parse(r.body)["id"].get<std::int64_t>();
+    }
+    std::string path(std::int64_t id, const std::string& action = "") {
+        return "/api/v1/events/" + std::to_string(id) + (action.empty() ? "" : "/" + action);
+    }
+    json get(std::int64_t id, const Account* who = nullptr) {
+        HttpResponse r = call("GET", path(id), json(), who);
+        EXPECT_EQ(r.status, 200) << r.body;
+        return json::parse(r.body);
+    }
+    json start(std::int64_t id) {
+        HttpResponse r = call("POST", path(id, "rounds"), json::object(), &organiser);
+        EXPECT_EQ(r.status, 201) << r.body;
+        return json::parse(r.body, nullptr, false);
+    }
+    void result(std::int64_t id, int round, int board, const std::string& res) {
+        HttpResponse r = call("POST", path(id, "results"), {{"round", round}, {"board", board}, {"result", res}}, &organiser);
+        EXPECT_EQ(r.status, 200) << r.body;
+    }
+    const Account& account_named(const std::string& name) {
+        for (const Account& a : players)
+            if (a.name == name) return a;
+        ADD_FAILURE() << "no player " << name;
+        return organiser;
+    }
+    // Plays a game of the event through the hub, as its two players' connections would.
+    void play(const json& board, const std::vector<json>& moves_and_actions, const std::string& white_name,
+              const std::string& black_name) {
+        const std::string game = board["game"];
+        const Account& w = account_named(white_name);
+        const Account& b = account_named(black_name);
+        // Each player finds their seat on the event page (the viewer's own only).
+        const json wv = find_board(get(current_id, &w), board["board"].get<int>());
+        const json bv = find_board(get(current_id, &b), board["board"].get<int>());
+        ASSERT_TRUE(wv.contains("seat") && bv.contains("seat")) << wv.dump() << bv.dump();
+        EXPECT_NE(wv["seat"], bv["seat"]);
+        auto wc = std::make_shared<Collector>();
+        auto bc = std::make_shared<Collector>();
+        ASSERT_EQ(hub->connect(game, wv["seat"].get<std::string>(), wc, &w).value(), Seat::WHITE_SEAT);
+        ASSERT_EQ(hub->connect(game, bv["seat"].get<std::string>(), bc, &b).value(), Seat::BLACK_SEAT);
+        bool white_to_act = true;
+        for (const json& m : moves_and_actions) {
+            const bool by_white = m.contains("by") ? m["by"] == "white" : white_to_act;
+            json msg = m;
+            msg.erase("by");
+            hub->handle_message(game, by_white ? Seat::WHITE_SEAT : Seat::BLACK_SEAT, msg.dump(), by_white ? *wc : *bc);
+            if (m["t"] == "move") white_to_act = !white_to_act;
+        }
+    }
+    json find_board(const json& event, int board) {
+        for (const json& b : event["pairings"].back()["boards"])
+            if (b["board"] == board) return b;
+        return json();
+    }
+    std::int64_t current_id = 0;
+};
+
+json mv(const char* uci) { return {{"t", "move"}, {"uci", uci}}; }
+
+}  // namespace
+
+TEST_F(EventsP20, RoundRobinOfFourPlayersIsPairedByTheBergerTable_C05) {
+    const auto id = create({{"name", "Club round-robin"}, {"system", "round-robin"}, {"time_control", "15+10"},
+                            {"mode", "otb"}});
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]).status, 200);
+    const auto table = club::berger_schedule(4).value();
+    ASSERT_EQ(table.size(), 3u);
+    for (int r = 1; r <= 3; ++r) {
+        json e = start(id);
+        EXPECT_EQ(e["rounds"], 3);
+        EXPECT_EQ(e["current_round"], r);
+        const json& boards = e["pairings"][std::size_t(r - 1)]["boards"];
+        ASSERT_EQ(boards.size(), table[std::size_t(r - 1)].size());
+        for (std::size_t i = 0; i < boards.size(); ++i) {
+            EXPECT_EQ(boards[i]["white"]["rank"], table[std::size_t(r - 1)][i].white) << "round " << r << " board " << i + 1;
+            EXPECT_EQ(boards[i]["black"]["rank"], table[std::size_t(r - 1)][i].black) << "round " << r << " board " << i + 1;
+            EXPECT_FALSE(boards[i].contains("game")) << "an over-the-board event makes no online games";
+        }
+        // The next round waits for every result.
+        EXPECT_EQ(code(call("POST", path(id, "rounds"), json::object(), &organiser)), "not_allowed");
+        for (std::size_t i = 0; i < boards.size(); ++i) result(id, r, int(i) + 1, i == 0 ? "1-0" : "\xC2\xBD-\xC2\xBD");
+    }
+    json e = get(id);
+    EXPECT_EQ(e["status"], "finished");
+    EXPECT_EQ(code(call("POST", path(id, "rounds"), json::object(), &organiser)), "not_allowed");
+    // Points add up: three rounds of two games, each worth one point.
+    double total = 0;
+    for (const json& s : e["standings"]) total += s["points"].get<double>();
+    EXPECT_DOUBLE_EQ(total, 6.0);
+    // A round-robin takes no entries once started.
+    EXPECT_EQ(code(call("POST", path(id, "join"), json::object(), &players[5])), "not_allowed");
+}
+
+TEST_F(EventsP20, DoubleRoundRobinOfFiveHasTheByeAndTheSecondCycle_C05) {
+    const auto id = create({{"name", "Double"}, {"system", "double-round-robin"}, {"time_control", "-"}, {"mode", "otb"}});
+    for (int i = 0; i < 5; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    club::RoundRobinOptions o;
+    o.double_round = true;
+    const auto table = club::berger_schedule(5, o).value();
+    json e = start(id);
+    EXPECT_EQ(e["rounds"], int(table.size()));
+    const json& boards = e["pairings"][0]["boards"];
+    ASSERT_EQ(boards.size(), table[0].size());
+    EXPECT_TRUE(boards.back()["black"].is_null());
+    EXPECT_EQ(boards.back()["result"], "bye");
+}
+
+TEST_F(EventsP20, SwissOfSixPlayedThroughTheHubGivesStandingsAndTrf_C07) {
+    current_id = create({{"name", "Autumn Swiss"}, {"system", "swiss"}, {"rounds", 3}, {"time_control", "5+3"},
+                         {"rated", true}, {"tiebreaks", {"BH-C1", "BH", "SB"}}});
+    const auto id = current_id;
+    for (int i = 0; i < 6; ++i) ASSERT_EQ(call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]).status, 200);
+    std::string trf_after_round1;
+    for (int r = 1; r <= 3; ++r) {
+        if (r == 2) {
+            // The TRF export read back pairs round 2 as the server does (C.04.3 through the TRF).
+            trf_after_round1 = call("GET", path(id, "trf"), json(), nullptr).body;
+        }
+        json e = start(id);
+        const json boards = e["pairings"][std::size_t(r - 1)]["boards"];
+        ASSERT_EQ(boards.size(), 3u);
+        if (r == 2) {
+            auto t = club::read_trf(trf_after_round1);
+            ASSERT_TRUE(t) << t.error().message << "\n" << trf_after_round1;
+            auto expected = club::pair_dutch(*t).value();
+            ASSERT_EQ(expected.size(), boards.size());
+            for (std::size_t i = 0; i < boards.size(); ++i) {
+                EXPECT_EQ(boards[i]["white"]["rank"], expected[i].white);
+                EXPECT_EQ(boards[i]["black"]["rank"], expected[i].black);
+            }
+        }
+        // Board 1: White mates (fool's mate reversed is Black's; here Black resigns);
+        // board 2: a draw by agreement; board 3: White resigns.
+        for (const json& b : boards) ASSERT_TRUE(b.contains("game")) << b.dump();
+        const std::string w1 = boards[0]["white"]["name"], b1 = boards[0]["black"]["name"];
+        const std::string w2 = boards[1]["white"]["name"], b2 = boards[1]["black"]["name"];
+        const std::string w3 = boards[2]["white"]["name"], b3 = boards[2]["black"]["name"];
+        play(boards[0], {mv("e2e4"), mv("e7e5"), {{"t", "resign"}, {"by", "black"}}}, w1, b1);
+        play(boards[1],
+             {mv("d2d4"), mv("d7d5"), {{"t", "draw"}, {"action", "offer"}, {"by", "white"}},
+              {{"t", "draw"}, {"action", "accept"}, {"by", "black"}}},
+             w2, b2);
+        play(boards[2], {mv("f2f3"), mv("e7e5"), mv("g2g4"), mv("d8h4")}, w3, b3);  // Black mates
+        json after = get(id);
+        const json& done = after["pairings"][std::size_t(r - 1)]["boards"];
+        EXPECT_EQ(done[0]["result"], "1-0") << done.dump();
+        EXPECT_EQ(done[1]["result"], "1/2-1/2");
+        EXPECT_EQ(done[2]["result"], "0-1");
+    }
+    json e = get(id);
+    EXPECT_EQ(e["status"], "finished");
+    // No rematch in three rounds (C.04.1 b), everyone paired every round.
+    std::set<std::pair<int, int>> met;
+    for (const json& round : e["pairings"]) {
+        std::set<int> seen;
+        for (const json& b : round["boards"]) {
+            const int w = b["white"]["rank"], k = b["black"]["rank"];
+            EXPECT_TRUE(met.insert({std::min(w, k), std::max(w, k)}).second) << "a rematch";
+            seen.insert(w);
+            seen.insert(k);
+        }
+        EXPECT_EQ(seen.size(), 6u);
+    }
+    // The TRF of the event, read back by the library, gives the same standings (C.07).
+    HttpResponse trf = call("GET", path(id, "trf"), json(), nullptr);
+    ASSERT_EQ(trf.status, 200);
+    bool disposition = false;
+    for (const auto& [k, v] : trf.headers) disposition |= k == "Content-Disposition" && v.find(".trf") != std::string::npos;
+    EXPECT_TRUE(disposition);
+    auto t = club::read_trf(trf.body);
+    ASSERT_TRUE(t) << t.error().message << "\n" << trf.body;
+    EXPECT_EQ(t->total_rounds, 3);
+    EXPECT_EQ(t->rounds_paired(), 3);
+    club::TiebreakOptions options;
+    options.total_rounds = 3;
+    auto expected = club::standings(*t, 3, {club::Tiebreak::BUCHHOLZ_CUT1, club::Tiebreak::BUCHHOLZ,
+                                            club::Tiebreak::SONNEBORN_BERGER}, options);
+    json served = json::parse(call("GET", path(id, "standings"), json(), nullptr).body);
+    ASSERT_EQ(served["standings"].size(), expected.size());
+    double total = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(served["standings"][i]["rank"], expected[i].start_rank);
+        EXPECT_EQ(served["standings"][i]["place"], expected[i].place);
+        EXPECT_DOUBLE_EQ(served["standings"][i]["points"].get<double>(), expected[i].points);
+        EXPECT_EQ(served["standings"][i]["tiebreaks"].get<std::vector<double>>(), expected[i].tiebreaks);
+        total += expected[i].points;
+        const club::Player* p = t->find(expected[i].start_rank);
+        EXPECT_DOUBLE_EQ(p->points, expected[i].points);  // the points column agrees with the results
+    }
+    EXPECT_DOUBLE_EQ(total, 9.0);  // three games a round, a point each
+    // The PGN of the event holds its nine games, named after the event.
+    HttpResponse pgn = call("GET", path(id, "pgn"), json(), nullptr);
+    ASSERT_EQ(pgn.status, 200);
+    std::size_t count = 0;
+    for (std::size_t at = 0; (at = pgn.body.find("[Event \"Autumn Swiss\"]", at)) != std::string::npos; ++at) ++count;
+    EXPECT_EQ(count, 9u) << pgn.body.substr(0, 400);
+    EXPECT_NE(pgn.body.find("[Round \"3.1\"]"), std::string::npos);
+}
+
+TEST_F(EventsP20, WithdrawalsHalfPointByesAndLateEntries_C04_2_C07_16) {
+    const auto id = create({{"name", "Byes"}, {"system", "swiss"}, {"rounds", 3}, {"time_control", "-"}, {"mode", "otb"}});
+    for (int i = 0; i < 5; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    json e = start(id);
+    ASSERT_EQ(e["pairings"][0]["boards"].size(), 3u);  // two games and the pairing-allocated bye
+    EXPECT_EQ(e["pairings"][0]["boards"][2]["result"], "bye");
+    for (int b = 1; b <= 2; ++b) result(id, 1, b, "1-0");
+    // Player 1 asks for a half-point bye in round 2; Player 2 withdraws; Player 6 enters late.
+    EXPECT_EQ(call("POST", path(id, "bye"), {{"round", 2}}, &players[0]).status, 200);
+    EXPECT_EQ(code(call("POST", path(id, "bye"), {{"round", 1}}, &players[0])), "bad_request") << "round 1 is under way";
+    EXPECT_EQ(call("POST", path(id, "withdraw"), json::object(), &players[1]).status, 200);
+    EXPECT_EQ(call("POST", path(id, "join"), json::object(), &players[5]).status, 200);
+    e = start(id);
+    std::set<std::string> paired;
+    for (const json& b : e["pairings"][1]["boards"]) {
+        paired.insert(b["white"]["name"].get<std::string>());
+        if (!b["black"].is_null()) paired.insert(b["black"]["name"].get<std::string>());
+    }
+    EXPECT_EQ(paired, (std::set<std::string>{"Player3", "Player4", "Player5", "Player6"}));
+    EXPECT_EQ(e["pairings"][1]["half_point_byes"], json::array({1}));
+    for (const json& b : e["pairings"][1]["boards"]) result(id, 2, b["board"], "0-1");
+    auto t = club::read_trf(call("GET", path(id, "trf"), json(), nullptr).body).value();
+    const club::Player* p1 = nullptr;
+    const club::Player* p2 = nullptr;
+    const club::Player* p6 = nullptr;
+    for (const club::Player& p : t.players) {
+        if (p.name == "Player1") p1 = &p;
+        if (p.name == "Player2") p2 = &p;
+        if (p.name == "Player6") p6 = &p;
+    }
+    ASSERT_TRUE(p1 && p2 && p6);
+    EXPECT_EQ(p1->round(2).result, club::ResultCode::HALF_BYE);
+    EXPECT_EQ(p2->round(2).result, club::ResultCode::ZERO_BYE);
+    EXPECT_EQ(p6->round(1).result, club::ResultCode::ZERO_BYE);
+    EXPECT_DOUBLE_EQ(t.score(*p1, 2), p1->round(1).result == club::ResultCode::WIN ||
+                                              p1->round(1).result == club::ResultCode::PAIRING_BYE
+                                          ? 1.5
+                                          : 0.5);
+}
+
+TEST_F(EventsP20, OnlyTheOrganiserStartsRoundsAndEntersResults_P20) {
+    const auto id = create({{"name", "Mine"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "-"}, {"mode", "otb"}});
+    for (int i = 0; i < 4; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    HttpResponse r = call("POST", path(id, "rounds"), json::object(), &players[0]);
+    EXPECT_EQ(r.status, 403);
+    EXPECT_EQ(code(r), "not_organiser");
+    EXPECT_EQ(get(id)["current_round"], 0);
+    start(id);
+    r = call("POST", path(id, "results"), {{"round", 1}, {"board", 1}, {"result", "1-0"}}, &players[0]);
+    EXPECT_EQ(code(r), "not_organiser");
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][0]["result"], "");
+    // Anonymous visitors read, but change nothing.
+    EXPECT_EQ(code(call("POST", path(id, "join"), json::object(), nullptr)), "not_signed_in");
+    EXPECT_EQ(call("GET", path(id), json(), nullptr).status, 200);
+    // Another site's page cannot act with a player's cookie.
+    HttpRequest cross = request("POST", path(id, "rounds"), "{}", &organiser);
+    cross.origin = "http://evil.example";
+    EXPECT_EQ(code(events->handle(cross)), "forbidden_origin");
+    EXPECT_EQ(get(id)["current_round"], 1);
+    // The organiser corrects a result.
+    result(id, 1, 1, "1-0");
+    result(id, 1, 1, "-+");
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][0]["result"], "-+");
+}
+
+TEST_F(EventsP20, BadInputIsAnErrorNamingTheField_P20) {
+    struct Case {
+        json body;
+        const char* field;
+    };
+    const json ok = {{"name", "X"}, {"system", "swiss"}, {"rounds", 5}, {"time_control", "5+3"}};
+    auto with = [&](const char* k, json v) {
+        json b = ok;
+        if (v.is_null()) b.erase(k);
+        else b[k] = v;
+        return b;
+    };
+    for (const Case& c : {Case{with("name", ""), "name"}, Case{with("name", 7), "name"},
+                          Case{with("name", std::string(101, 'x')), "name"}, Case{with("name", "a\nb"), "name"},
+                          Case{with("system", "knockout"), "system"}, Case{with("rounds", 0), "rounds"},
+                          Case{with("rounds", 31), "rounds"}, Case{with("rounds", "5"), "rounds"},
+                          Case{with("rounds", nullptr), "rounds"}, Case{with("time_control", "fast"), "time_control"},
+                          Case{with("rated", "yes"), "rated"}, Case{with("mode", "mail"), "mode"},
+                          Case{with("tiebreaks", json::array({"XYZ"})), "tiebreaks"},
+                          Case{with("tiebreaks", json::array({"BH", "BH"})), "tiebreaks"},
+                          Case{with("tiebreaks", "BH"), "tiebreaks"}}) {
+        HttpResponse r = call("POST", "/api/v1/events", c.body, &organiser);
+        EXPECT_EQ(r.status, 400) << c.body.dump();
+        EXPECT_NE(r.body.find(std::string("'") + c.field + "'"), std::string::npos) << r.body;
+    }
+    for (const char* body : {"", "[]", "{", "null", "\"x\""}) {
+        HttpResponse r = events->handle(request("POST", "/api/v1/events", body, &organiser));
+        EXPECT_EQ(r.status, 400) << body;
+    }
+    HttpRequest form = request("POST", "/api/v1/events", ok.dump(), &organiser);
+    form.content_type = "application/x-www-form-urlencoded";
+    EXPECT_EQ(events->handle(form).status, 415);
+    const auto id = create(ok);
+    for (int i = 0; i < 2; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    EXPECT_EQ(code(call("POST", path(id, "join"), json::object(), &players[0])), "not_allowed");
+    start(id);
+    for (const auto& [body, field] : std::vector<std::pair<json, const char*>>{
+             {{{"round", 1}, {"board", 1}, {"result", "2-0"}}, "result"},
+             {{{"round", 1}, {"board", 9}, {"result", "1-0"}}, "board"},
+             {{{"round", 2}, {"board", 1}, {"result", "1-0"}}, "round"},
+             {{{"round", "1"}, {"board", 1}, {"result", "1-0"}}, "round"},
+             {{{"round", 1}, {"result", "1-0"}}, "board"}}) {
+        HttpResponse r = call("POST", path(id, "results"), body, &organiser);
+        EXPECT_EQ(r.status, 400) << body.dump();
+        EXPECT_NE(r.body.find(std::string("'") + field + "'"), std::string::npos) << r.body;
+    }
+    EXPECT_EQ(call("GET", "/api/v1/events/999", json(), nullptr).status, 404);
+    EXPECT_EQ(call("GET", "/api/v1/events/abc", json(), nullptr).status, 404);
+    EXPECT_EQ(call("GET", "/api/v1/events/99999999999999999999", json(), nullptr).status, 404);
+    EXPECT_EQ(call("GET", path(id, "nothing"), json(), nullptr).status, 404);
+    EXPECT_EQ(call("DELETE", path(id), json(), &organiser).status, 405);
+    EXPECT_EQ(call("GET", path(id, "rounds"), json(), &organiser).status, 405);
+}
+
+TEST_F(EventsP20, AnAbortedGameWaitsForTheOrganiserAndTheEventSurvivesARestart_P20) {
+    current_id = create({{"name", "Online"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "3+2"}});
+    const auto id = current_id;
+    for (int i = 0; i < 2; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    json e = start(id);
+    const json board = e["pairings"][0]["boards"][0];
+    play(board, {{{"t", "abort"}, {"by", "white"}}}, board["white"]["name"], board["black"]["name"]);
+    json after = get(id);
+    EXPECT_EQ(after["pairings"][0]["boards"][0]["result"], "");
+    EXPECT_EQ(after["pairings"][0]["boards"][0]["note"], "aborted");
+    result(id, 1, 1, "+-");
+    const std::string before = call("GET", path(id), json(), nullptr).body;
+    events.reset();
+    events = std::move(EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; }).value());
+    EXPECT_EQ(call("GET", path(id), json(), nullptr).body, before);
+    EXPECT_EQ(json::parse(call("GET", "/api/v1/events", json(), nullptr).body)["events"][0]["id"], id);
+}
