@@ -166,6 +166,12 @@ int Hub::open_games_of(const std::string& client) const {
 Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client, const Account* account) {
     auto spec = read_new_game(body);
     if (!spec) return spec.error();
+    return create_game(std::move(*spec), client, account, 0);
+}
+
+Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view client, const Account* account,
+                                     std::int64_t opponent_account) {
+    NewGameRequest* spec = &request;
     // P21: a signed-in creator plays under the account's name (no one else's).
     if (account && spec->opponent != "hotseat") spec->name = account->name;
     std::promise<Result<bool>> durable;
@@ -187,7 +193,7 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
                                  429};
         StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
         created = create_room(*spec, "", key, on_durable,
-                              account && spec->opponent != "hotseat" ? account->id : 0);
+                              account && spec->opponent != "hotseat" ? account->id : 0, opponent_account);
         if (!created) return created;
     }
     // D3: the answer goes out once the game is stored.
@@ -296,6 +302,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     for (PlyRecord& p : r.history) p.clock_after = -1;  // moves before the game: no clock readings
     r.preset_plies = r.game.ply();
     if (!tc->unlimited()) r.clock.emplace(*tc, env_.monotonic_ms);
+    if (r.clock && spec.creator_extra_ms > 0 && !r.hotseat()) r.clock->add_time(creator, spec.creator_extra_ms);
     // C3: a correspondence game's first moves have their days too.
     if (r.clock && (r.game.ply() >= 2 || tc->correspondence())) {
         r.clock->start(r.game.side_to_move());
@@ -873,6 +880,7 @@ void Hub::report_live(const Room& r) const {
     g.ply = r.game.ply();
     g.over = r.game.is_over();
     g.listed = !r.hotseat();
+    if (g.over) g.result = std::string(result_string(r.game.outcome()));
     env_.on_live_game(g);
 }
 
