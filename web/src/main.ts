@@ -5,6 +5,7 @@
 //   #/account[/signin|/signup]  sign in, sign up, the account menu (P21)
 //   #/player/NAME           a player's profile (P21)
 //   #/lobby                 the lobby: quick pairing, seeks, games to watch (P22)
+//   #/simuls, #/simul/ID    simultaneous exhibitions: the list, one simul (P18)
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -23,6 +24,7 @@ import { saveSeat, seatFor } from './store';
 import { onSettings, settings } from './settings';
 import { account, accountView, loadAccount, onAccount } from './account';
 import { profileView } from './profile';
+import { SimulView, simulListView } from './simul';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -33,6 +35,7 @@ function header() {
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/lobby', 'data-nav': 'lobby' }, t('lobby')),
+      h('a', { href: '#/simuls', 'data-nav': 'simuls' }, t('simuls')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       accountLink(),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
@@ -65,6 +68,10 @@ function route() {
     profileView(app, decodeURIComponent(path.slice('/player/'.length)));
   } else if (path === '/lobby') {
     view = new LobbyView(app);
+  } else if (path === '/simuls') {
+    simulListView(app);
+  } else if (path.startsWith('/simul/')) {
+    view = new SimulView(app, decodeURIComponent(path.slice('/simul/'.length)));
   } else if (path === '/games') {
     gamesView(app);
   } else {
