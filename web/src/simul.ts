@@ -118,6 +118,7 @@ export class SimulView {
   private retry = 0;
   private timer = 0;
   private last: SimulAnswer | null = null;
+  private wsKey = ''; // the key the socket was opened with (it says who watches)
   private host: HostBoards | null = null;
   private readonly head = h('div.simul-head');
   private readonly body = h('div.simul-body');
@@ -140,11 +141,12 @@ export class SimulView {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const q = new URLSearchParams({ id: this.id });
     const key = keyFor(this.id);
+    this.wsKey = key;
     if (key) q.set('key', key);
     const ws = new WebSocket(`${proto}//${location.host}/api/v1/simul?${q}`);
     this.ws = ws;
     ws.onopen = () => { this.retry = 0; };
-    ws.onmessage = (ev) => this.receive(String(ev.data));
+    ws.onmessage = (ev) => { if (this.ws === ws) this.receive(String(ev.data)); };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
@@ -164,6 +166,13 @@ export class SimulView {
     const before = this.last;
     this.last = a;
     if (a.you.key) saveKey(this.id, a.you.key);
+    // Joined just now: the socket is opened again with the key, to be told as a player.
+    if (a.you.key && a.you.key !== this.wsKey) {
+      const old = this.ws;
+      this.ws = null;
+      old?.close();
+      this.connect();
+    }
     // A player on this page when the simul starts goes to its game.
     if (a.you.role === 'player' && a.you.game && a.you.seat && before && before.simul.status === 'open' && a.simul.status !== 'open') {
       this.openGame(a.you);
