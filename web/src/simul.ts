@@ -12,6 +12,7 @@ import { account } from './account';
 import { ApiError } from './api';
 import { Board, isKey } from './board';
 import { moveUci, piecesOf } from './castling';
+import { Clocks } from './clockview';
 import { clear, h, toast } from './dom';
 import { errorText, playerName, t } from './i18n';
 import { Promotion, isLastRank } from './round/promotion';
@@ -280,12 +281,17 @@ class HostBoards {
   private readonly big: Board;
   private readonly promotion: Promotion;
   private selected = '';
+  private bigTop = NaN;
+  // The selected board's clocks: the player's above the board, the host's below.
+  private readonly clockTop = h('div.clock.simul-clock', { 'data-clock': 'player' });
+  private readonly clockBottom = h('div.clock.simul-clock', { 'data-clock': 'host' });
+  private readonly clocks = new Clocks({ white: this.clockBottom, black: this.clockTop });
 
   constructor(s: Simul, private readonly seats: Record<string, string>) {
     const inner = h('div.board');
     this.bigWrap.append(inner);
     this.el = h('section.simul-host',
-      h('div.simul-play', this.caption, this.bigWrap,
+      h('div.simul-play', this.caption, this.clockTop, this.bigWrap, this.clockBottom,
         h('div.actions', h('button.action.primary', { type: 'button', 'data-action': 'next-board', title: t('simulNextKey'), onclick: () => this.next() }, t('simulNext')))),
       this.grid);
     this.big = new Board(inner, { viewOnly: false, movable: { color: undefined } });
@@ -301,6 +307,7 @@ class HostBoards {
     document.removeEventListener('keydown', this.onKey);
     for (const m of this.minis.values()) { m.socket.close(); m.cg.destroy(); }
     this.big.destroy();
+    this.clocks.destroy();
   }
 
   private readonly onKey = (e: KeyboardEvent) => {
@@ -362,6 +369,12 @@ class HostBoards {
     const mine = this.myMove(m);
     this.caption.textContent = `${m.board.n}. ${boardName(m.board)}${st && st.status !== 'ongoing' ? ` · ${st.result}` : mine ? ` · ${t('simulYourMove')}` : ''}`;
     this.bigWrap.setAttribute('data-game', m.board.game);
+    this.clocks.els = m.board.host_color === 'white' ? { white: this.clockBottom, black: this.clockTop } : { white: this.clockTop, black: this.clockBottom };
+    this.clocks.sync(st?.clock ?? null);
+    // Chessground keeps the board's place from when it last drew: a board moved by
+    // the text above it would take clicks for other squares.
+    const top = this.bigWrap.getBoundingClientRect().top + window.scrollY;
+    if (top !== this.bigTop) { this.bigTop = top; this.big.cg.state.dom.bounds.clear(); }
     this.big.set({
       orientation: m.board.host_color,
       fen: st?.fen,

@@ -1,4 +1,5 @@
-// P18: a simultaneous exhibition in the browser: a signed-in host creates a simul, two
+// P18: a simultaneous exhibition in the browser: a signed-in host creates a 10+5 simul
+// with 5 s of extra time per player, two
 // anonymous players join in their own browsers, the host starts it; the host's page
 // shows both boards, plays on one, jumps to the next where it is the host's move
 // (the N key), plays there; the players play in the normal game view (with a link back
@@ -36,7 +37,8 @@ test('P18: a host plays two boards of a simul, jumps to the next board, and the 
   await host.reload();
   await host.waitForSelector('[data-action=create-simul]');
   await host.fill('[data-field=simul-name]', 'Browser simul');
-  await host.selectOption('[data-field=simul-tc]', '-');
+  await host.selectOption('[data-field=simul-tc]', '10+5');
+  await host.fill('[data-field=simul-extra]', '5');
   await host.fill('[data-field=simul-boards]', '2');
   await host.click('[data-action=create-simul]');
   await host.waitForURL(/#\/simul\/\w+/);
@@ -67,6 +69,9 @@ test('P18: a host plays two boards of a simul, jumps to the next board, and the 
   await host.waitForSelector(`.simul-big[data-game="${g1}"]`);
   await host.waitForFunction(() => document.querySelectorAll('.simul-cell.my-turn').length === 2);
   await shot(host, 'simul-host');
+  // 10+5 on every board; the host has 5 s per player (2) more: 10:10 against 10:00.
+  assert.match(await host.locator('[data-clock=host]').textContent(), /10:10/);
+  assert.match(await host.locator('[data-clock=player]').textContent(), /10:00/);
 
   // Board 1: 1.e4; then N jumps to board 2, the next where it is the host's move.
   await hostMove(host, 'e2', 'e4');
