@@ -169,10 +169,18 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
                                      const Account* opponent) {
     auto spec = read_new_game(body);
     if (!spec) return spec.error();
-    // P21: a signed-in creator plays under the account's name (no one else's).
+    // P22: the lobby seats the other player's account (an invite game's only).
     if (account && spec->opponent != "hotseat") spec->name = account->name;
     if (opponent && (spec->opponent != "invite" || (account && opponent->id == account->id))) opponent = nullptr;
     if (opponent) spec->opponent_name = opponent->name;
+    return create_game(std::move(*spec), client, account, opponent ? opponent->id : 0);
+}
+
+Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view client, const Account* account,
+                                     std::int64_t opponent_account) {
+    NewGameRequest* spec = &request;
+    // P21: a signed-in creator plays under the account's name (no one else's).
+    if (account && spec->opponent != "hotseat") spec->name = account->name;
     std::promise<Result<bool>> durable;
     auto stored = durable.get_future();
     Answer<CreatedGame> created = ProtocolError{};
@@ -191,8 +199,8 @@ Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view cli
                                      " unfinished games; finish, resign or abort one before you start another",
                                  429};
         StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
-        created = create_room(*spec, "", key, on_durable, account && spec->opponent != "hotseat" ? account->id : 0,
-                              opponent ? opponent->id : 0);
+        created = create_room(*spec, "", key, on_durable,
+                              account && spec->opponent != "hotseat" ? account->id : 0, opponent_account);
         if (!created) return created;
     }
     // D3: the answer goes out once the game is stored.
@@ -327,6 +335,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     for (PlyRecord& p : r.history) p.clock_after = -1;  // moves before the game: no clock readings
     r.preset_plies = r.game.ply();
     if (!tc->unlimited()) r.clock.emplace(*tc, env_.monotonic_ms);
+    if (r.clock && spec.creator_extra_ms > 0 && !r.hotseat()) r.clock->add_time(creator, spec.creator_extra_ms);
     // C3: a correspondence game's first moves have their days too.
     if (r.clock && (r.game.ply() >= 2 || tc->correspondence())) {
         r.clock->start(r.game.side_to_move());
@@ -920,6 +929,7 @@ void Hub::report_live(const Room& r) const {
     g.outcome = r.game.outcome();
     g.listed = !r.hotseat();
     g.rated = rated_class(r.info).has_value();
+    if (g.over) g.result = std::string(result_string(r.game.outcome()));
     env_.on_live_game(g);
 }
 

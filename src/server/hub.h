@@ -65,6 +65,7 @@ struct LiveGame {
     bool over = false;
     bool listed = true;  // false: not for the list of games to watch (hotseat, at one screen)
     Outcome outcome;     // how it ended, once over (an event's result, events.h)
+    std::string result = "*";  // the PGN result once over ("*": playing, or aborted); for simuls (simul.h)
 };
 
 struct HubEnv {
@@ -114,6 +115,10 @@ public:
     // its name (a rated lobby game has both accounts from its start).
     Answer<CreatedGame> create_game(std::string_view json_body, std::string_view client = {},
                                     const Account* account = nullptr, const Account* opponent = nullptr);
+    // For a service that seats two known parties (simuls, simul.h): the request already
+    // read (its in-process fields too), and the opponent's account (0: anonymous, robot).
+    Answer<CreatedGame> create_game(NewGameRequest spec, std::string_view client, const Account* account,
+                                    std::int64_t opponent_account);
     Answer<std::string> state_json(const std::string& id);             // a spectator's view
     Answer<std::string> pgn(const std::string& id);
     Answer<std::string> lookup(std::string_view json_body);

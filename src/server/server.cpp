@@ -25,6 +25,9 @@
 #include "server/hub.h"
 #include "server/lobby.h"
 #include "server/ratings.h"
+#include "server/simul.h"
+
+#include <nlohmann/json.hpp>
 #include "server/identity.h"
 #include "server/random.h"
 #include "server/robot.h"
@@ -70,6 +73,7 @@ struct Shared {
     AccountService* account_service;  // P21: the account routes and their hashing pool
     Lobby* lobby = nullptr;
     EventService* events = nullptr;  // issue 13: /api/v1/events
+    SimulService* simuls = nullptr;  // P18
 };
 
 // A request whose answer needs a password hash: handed to the account service's pool,
@@ -146,8 +150,12 @@ public:
         if (ec) co_return;
         // /api/v1/lobby: a member of the lobby (P22); any other path: a game's.
         const bool lobby = path == "/api/v1/lobby" && shared.lobby;
+        const bool simul = path == "/api/v1/simul" && shared.simuls;  // P18: a simul's changes
         Seat seat = Seat::SPECTATOR;
         if (lobby) shared.lobby->join(shared_from_this(), ip_, account_ ? &*account_ : nullptr);
+        else if (simul)
+            shared.simuls->watch(shared_from_this(), query.count("id") ? query.at("id") : "",
+                                 query.count("key") ? query.at("key") : "", account_ ? &*account_ : nullptr);
         else {
             auto connected = shared.hub->connect(game, seat_token, shared_from_this(), account_ ? &*account_ : nullptr);
             if (!connected) {
@@ -187,11 +195,13 @@ public:
                 continue;
             }
             if (lobby) shared.lobby->handle_message(*this, beast::buffers_to_string(buffer.data()));
+            else if (simul) shared.simuls->handle_message(*this, beast::buffers_to_string(buffer.data()));
             else shared.hub->handle_message(game, seat, beast::buffers_to_string(buffer.data()), *this, measured_lag_);
         }
         if (!closing_) closed_ = true;
         ping_timer_.cancel();
         if (lobby) shared.lobby->leave(this);
+        else if (simul) shared.simuls->unwatch(this);
         else shared.hub->disconnect(game, this);
     }
 
@@ -336,6 +346,8 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
             } else if (shared.account_service && AccountService::handles(request)) {
                 if (AccountService::hashes(request)) r = co_await answer_off_thread(*shared.account_service, std::move(request));
                 else r = shared.account_service->handle(request);
+            } else if (shared.simuls && SimulService::handles(request)) {
+                r = shared.simuls->handle(request);
             } else {
                 r = route(request, *shared.hub, *shared.files, shared.analysis);
             }
@@ -473,8 +485,31 @@ int run_server(const ServerConfig& config) {
     if (!config.limits.enabled) lobby_env.max_seeks_per_client = std::numeric_limits<int>::max() / 2;
     Lobby lobby(lobby_env);
     std::atomic<EventService*> events_hook{nullptr};  // issue 13: results of event games
-    env.on_live_game = [&lobby, &events_hook](const LiveGame& g) {
+    // P18: simuls, in the same database; their boards' results come from the hub.
+    auto simul_store = SimulStore::open(config.db);
+    if (!simul_store) {
+        std::cerr << "outpost serve: " << simul_store.error().message << "\n";
+        return 1;
+    }
+    SimulEnv simul_env;
+    simul_env.wall_ms = wall_now;
+    simul_env.random_token = secure_token;
+    simul_env.allowed_origins = config.allowed_origins;
+    simul_env.create_game = [&hub](const NewGameRequest& spec, const Account& host, std::int64_t opponent) {
+        return hub->create_game(spec, "", &host, opponent);
+    };
+    simul_env.game_result = [&hub](const std::string& id) -> std::optional<std::string> {
+        auto state = hub->state_json(id);
+        if (!state) return std::nullopt;
+        auto j = nlohmann::json::parse(*state, nullptr, false);
+        const auto* game = j.is_object() && j.contains("game") ? &j["game"] : &j;
+        if (!game->is_object() || game->value("status", "") == "ongoing" || !game->contains("result")) return std::nullopt;
+        return game->value("result", "*");
+    };
+    SimulService simuls(simul_env, simul_store->get());
+    env.on_live_game = [&lobby, &simuls, &events_hook](const LiveGame& g) {
         lobby.on_live_game(g);
+        simuls.on_live_game(g);
         if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
     };
     hub = std::make_unique<Hub>(env, storage->get());
@@ -507,6 +542,10 @@ int run_server(const ServerConfig& config) {
         std::cerr << "outpost serve: cannot listen on " << config.host << ":" << config.port << ": " << ec.message() << "\n";
         return 1;
     }
+    if (auto loaded = simuls.load(); !loaded) {
+        std::cerr << "outpost serve: " << loaded.error().message << "\n";
+        return 1;
+    }
     std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
               << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
               << " live games resumed, " << files.size() << " web files)" << std::endl;
@@ -525,7 +564,7 @@ int run_server(const ServerConfig& config) {
     AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
 
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get()}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls}), asio::detached);
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
     std::function<void()> lobby_pulse = [&] {
@@ -533,6 +572,7 @@ int run_server(const ServerConfig& config) {
         lobby_timer.async_wait([&](beast::error_code e) {
             if (e) return;
             lobby.tick();
+            simuls.tick();
             lobby_pulse();
         });
     };

@@ -6,6 +6,7 @@
 //   #/player/NAME           a player's profile (P21)
 //   #/lobby                 the lobby: quick pairing, seeks, games to watch (P22)
 //   #/events, #/event/ID    tournaments: the list, one event (P20, issue 13)
+//   #/simuls, #/simul/ID    simultaneous exhibitions: the list, one simul (P18)
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -25,6 +26,7 @@ import { onSettings, settings } from './settings';
 import { account, accountView, loadAccount, onAccount } from './account';
 import { profileView } from './profile';
 import { EventsView, EventView } from './events';
+import { SimulView, simulListView } from './simul';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -36,6 +38,7 @@ function header() {
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
       h('a', { href: '#/lobby', 'data-nav': 'lobby' }, t('lobby')),
       h('a', { href: '#/events', 'data-nav': 'events' }, t('evNav')),
+      h('a', { href: '#/simuls', 'data-nav': 'simuls' }, t('simuls')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       accountLink(),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
@@ -72,6 +75,10 @@ function route() {
     view = new EventsView(app);
   } else if (/^\/event\/\d+$/.test(path)) {
     view = new EventView(app, path.slice('/event/'.length));
+  } else if (path === '/simuls') {
+    simulListView(app);
+  } else if (path.startsWith('/simul/')) {
+    view = new SimulView(app, decodeURIComponent(path.slice('/simul/'.length)));
   } else if (path === '/games') {
     gamesView(app);
   } else {

@@ -1,7 +1,8 @@
 // The seats this browser holds (P11, P12): game id -> seat token(s), in localStorage,
 // so that "my games" can ask the server about them and a reload finds its seat.
 // touchMove: the game was set up as a touch-move training game (R15), enforced by this UI.
-export interface SavedSeat { game: string; token: string; color: 'white' | 'black' | 'both'; created: number; opponent?: string; touchMove?: boolean }
+// simul: the game is a board of that simul (P18): the game screen links back to it.
+export interface SavedSeat { game: string; token: string; color: 'white' | 'black' | 'both'; created: number; opponent?: string; touchMove?: boolean; simul?: string }
 
 const KEY = 'outpost.seats';
 

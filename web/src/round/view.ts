@@ -14,7 +14,7 @@ import { displaySan, startOf } from '../notation';
 import { positionAt } from '../replay';
 import { settings } from '../settings';
 import { describeMove } from '../speech';
-import { inviteFor } from '../store';
+import { inviteFor, seatFor } from '../store';
 import type { TimeClass } from '../timecontrol';
 import { formatTc } from '../timecontrol';
 import type { Claim, Color, GameState } from '../types';
@@ -94,7 +94,7 @@ export class RoundView {
     el.root.append(
       h('section.board-col', top, h('div.board-wrap', board), bottom),
       h('aside.side',
-        el.conn, el.status, el.end, el.prompt, c.nvui.el,
+        simulLink(c.gameId), el.conn, el.status, el.end, el.prompt, c.nvui.el,
         h('div.moves-box', el.moves, el.nav),
         c.analysis.el,
         inputRow, el.actions, el.share, el.tools));
@@ -430,4 +430,10 @@ export class RoundView {
     b.setAttribute('aria-pressed', String(settings.sound));
     b.title = settings.sound ? t('soundOn') : t('soundOff');
   }
+}
+
+// P18: a board of a simul links back to the simul (known from the seat this device keeps).
+function simulLink(gameId: string): HTMLElement | null {
+  const simul = seatFor(gameId)?.simul;
+  return simul ? h('a.simul-back', { href: `#/simul/${encodeURIComponent(simul)}`, 'data-action': 'back-to-simul' }, t('simulBack')) : null;
 }
