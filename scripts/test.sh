@@ -70,7 +70,7 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 step "ThreadSanitizer build (build-tsan/), threaded tests"
 # Only the tests whose code runs on several threads: the hub (and its storage), the
 # robot pool, the network edge against a real server, the engine's search threads.
-TSAN_TESTS='^(Fixture|Hub|Room|Storage|Robot|Edge|SeatTokens|EngineSearch\.TwoThreads|EngineUci\.(StopEnds|InfiniteSearch|Ponderhit|CommandsWhileSearching|TwoThreads))'
+TSAN_TESTS='^(Fixture|LobbyFixture|AccountServerP21|Corr|Adjourned\.|Storage|Robot|Edge|SeatTokens|EngineSearch\.TwoThreads|EngineUci\.(StopEnds|InfiniteSearch|Ponderhit|CommandsWhileSearching|TwoThreads))'
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS=-O1" -DOUTPOST_TSAN=ON
 cmake --build build-tsan -j "$JOBS" --target outpost_tests outpost
 # Two robot-pool tests measure scheduling against wall-clock windows that TSan's
