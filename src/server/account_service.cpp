@@ -1,6 +1,7 @@
 // Outpost — accounts over HTTP (account_service.h; docs/protocol.md, "Accounts").
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/account_service.h"
+#include "server/http_answer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,10 +21,7 @@ constexpr std::size_t MaxField = 1024;  // a password's limit (accounts.h); name
 constexpr int MaxGamesScanned = 10'000;  // a profile reads at most this many of an account's games
 constexpr int MaxHistoryPoints = 2'000;  // the rating chart's most recent points
 
-HttpResponse json_answer(int status, std::string body) { return HttpResponse{status, "application/json", std::move(body), {}}; }
-HttpResponse error_answer(const ProtocolError& e) { return json_answer(e.http_status, error_json(e)); }
 
-ProtocolError not_signed_in() { return {"not_signed_in", "sign in first", 401}; }
 // The one answer for an unknown name and a wrong password (accounts.h: as slow, too).
 ProtocolError wrong_credentials() { return {"wrong_credentials", "wrong username or password", 401}; }
 

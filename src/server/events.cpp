@@ -2,6 +2,7 @@
 // server"; docs/protocol.md, "Events").
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/events.h"
+#include "server/http_answer.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -59,8 +60,6 @@ ProtocolError not_found() { return {"not_found", "no such event", 404}; }
 ProtocolError refused(std::string why) { return {"not_allowed", std::move(why), 409}; }
 ProtocolError organiser_only() { return {"not_organiser", "only the organiser of the event may do this", 403}; }
 
-HttpResponse json_answer(int status, std::string body) { return HttpResponse{status, "application/json", std::move(body), {}}; }
-HttpResponse error_answer(const ProtocolError& e) { return json_answer(e.http_status, error_json(e)); }
 HttpResponse answer(const Answer<std::string>& a, int status = 200) {
     return a ? json_answer(status, *a) : error_answer(a.error());
 }
@@ -99,12 +98,6 @@ std::string tiebreak_codes(const std::vector<club::Tiebreak>& v) {
     return s;
 }
 
-// A JSON object body, or the error naming what is wrong.
-Answer<json> read_body(std::string_view body) {
-    json j = json::parse(body, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return ProtocolError{"bad_request", "the body must be a JSON object", 400};
-    return j;
-}
 // An integer field in [lo, hi].
 Answer<int> int_field(const json& j, const char* name, int lo, int hi, std::optional<int> fallback = std::nullopt) {
     auto it = j.find(name);
@@ -369,7 +362,7 @@ std::optional<Event> EventService::event(std::int64_t id) const {
 // --- Operations ---------------------------------------------------------------------------
 
 Answer<std::string> EventService::create(const Account& organiser, std::string_view body) {
-    auto j = read_body(body);
+    auto j = read_json_object(body);
     if (!j) return j.error();
     Event e;
     e.organiser = organiser.id;
@@ -482,7 +475,7 @@ Answer<std::string> EventService::withdraw(std::int64_t id, const Account& a) {
 }
 
 Answer<std::string> EventService::request_bye(std::int64_t id, const Account& a, std::string_view body) {
-    auto j = read_body(body);
+    auto j = read_json_object(body);
     if (!j) return j.error();
     auto round = int_field(*j, "round", 1, MaxSwissRounds);
     if (!round) return round.error();
@@ -629,7 +622,7 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
 }
 
 Answer<std::string> EventService::enter_result(std::int64_t id, const Account& a, std::string_view body) {
-    auto j = read_body(body);
+    auto j = read_json_object(body);
     if (!j) return j.error();
     auto round = int_field(*j, "round", 1, 1000);
     if (!round) return round.error();

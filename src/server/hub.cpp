@@ -923,7 +923,12 @@ void Hub::broadcast_presence(Room& r) { send_presence(writer_, r, env_.monotonic
 
 void Hub::report_live(const Room& r) const {
     if (!env_.on_live_game) return;
-    LiveGame g{r.id(), r.info.white_name, r.info.black_name, r.info.time_control, r.info.variant};
+    LiveGame g;
+    g.id = r.id();
+    g.white = r.info.white_name;
+    g.black = r.info.black_name;
+    g.time_control = r.info.time_control;
+    g.variant = r.info.variant;
     g.ply = r.game.ply();
     g.over = r.game.is_over();
     g.outcome = r.game.outcome();

@@ -1,6 +1,7 @@
 // Outpost — the lobby (SPEC P22).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/lobby.h"
+#include "server/http_answer.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -13,9 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-std::shared_ptr<const std::string> message(const json& j) { return std::make_shared<const std::string>(dump(j)); }
+std::shared_ptr<const std::string> message(const json& j) { return std::make_shared<const std::string>(dump_json(j)); }
 
 // The rating class of a time control: the one rule of club/glicko2.h (P23), by name.
 std::optional<std::string> rating_class_of(const TimeControl& tc, bool chess960) {
@@ -278,7 +278,7 @@ void Lobby::make_games(std::vector<Pairing> pairs) {
                      {"name", p.seek.name},
                      {"opponent_name", p.other_name},
                      {"casual", !p.seek.rated}};  // P23: a rated seek makes a rated game
-        auto created = env_.create_game ? env_.create_game(dump(body), p.owner_client, p.owner_account ? &*p.owner_account : nullptr,
+        auto created = env_.create_game ? env_.create_game(dump_json(body), p.owner_client, p.owner_account ? &*p.owner_account : nullptr,
                                                            p.other_account ? &*p.other_account : nullptr)
                                         : Answer<CreatedGame>(ProtocolError{"internal", "no games here", 500});
         if (!created) {
@@ -370,7 +370,7 @@ std::string Lobby::snapshot_common() const {
                          {"ply", g.ply}});
     }
     json j = {{"seeks", std::move(seeks)}, {"games", std::move(games)}, {"playing", games_.size()}};
-    std::string text = dump(j);
+    std::string text = dump_json(j);
     return text.substr(1, text.size() - 2);  // the fields, without the braces
 }
 
@@ -386,7 +386,7 @@ void Lobby::send_lobby_to(const Subscriber* who, const std::string& common) {
             if (k.owner == who) mine.push_back(k.id);
     }
     if (!s) return;
-    s->deliver(std::make_shared<const std::string>(R"({"v":1,"t":"lobby",)" + common + R"(,"mine":)" + dump(mine) + "}"));
+    s->deliver(std::make_shared<const std::string>(R"({"v":1,"t":"lobby",)" + common + R"(,"mine":)" + dump_json(mine) + "}"));
 }
 
 size_t Lobby::seeks() const {

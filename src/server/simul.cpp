@@ -1,6 +1,7 @@
 // Outpost — simultaneous exhibitions (simul.h; docs/protocol.md, "Simuls").
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/simul.h"
+#include "server/http_answer.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -16,25 +17,14 @@ using nlohmann::json;
 constexpr const char* Prefix = "/api/v1/simuls";
 constexpr std::size_t MaxSimulName = 60, MaxPlayerName = 40;
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-HttpResponse json_answer(int status, const json& j) { return HttpResponse{status, "application/json", dump(j), {}}; }
-HttpResponse error_answer(const ProtocolError& e) { return HttpResponse{e.http_status, "application/json", error_json(e), {}}; }
-ProtocolError not_signed_in() { return {"not_signed_in", "sign in first", 401}; }
 ProtocolError no_simul() { return {"not_found", "no such simul", 404}; }
 ProtocolError only_host(const char* what) { return not_allowed(std::string("only the host ") + what); }
 
-bool valid_id(const std::string& id) {
+bool valid_simul_id(const std::string& id) {
     if (id.empty() || id.size() > 32) return false;
     return std::all_of(id.begin(), id.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }
 
-// A request body: a JSON object (an empty body is an empty object).
-Answer<json> read_body(const std::string& body) {
-    if (body.empty()) return json::object();
-    json j = json::parse(body, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return bad_request("the body must be a JSON object");
-    return j;
-}
 
 // Optional typed fields: a present field of another type, or out of its range, is an
 // error that names it.
@@ -92,7 +82,7 @@ std::string SimulService::to_stored(const Simul& s) const {
     for (const Board& b : s.boards)
         boards.push_back({{"player", b.player}, {"game", b.game}, {"host_white", b.host_white}, {"host_token", b.host_token},
                           {"player_token", b.player_token}, {"ply", b.ply}, {"over", b.over}, {"result", b.result}});
-    return dump({{"v", 1}, {"id", s.id}, {"name", s.name}, {"host_name", s.host_name}, {"host_account", s.host_account},
+    return dump_json({{"v", 1}, {"id", s.id}, {"name", s.name}, {"host_name", s.host_name}, {"host_account", s.host_account},
                  {"host_color", s.host_color}, {"time_control", s.time_control}, {"host_extra", s.host_extra},
                  {"max_boards", s.max_boards}, {"join_directly", s.join_directly}, {"status", s.status},
                  {"created_ms", s.created_ms}, {"started_ms", s.started_ms}, {"finished_ms", s.finished_ms},
@@ -179,7 +169,7 @@ Result<int> SimulService::load() {
 SimulService::Simul* SimulService::find(const std::string& id) {
     auto it = simuls_.find(id);
     if (it != simuls_.end()) return &it->second;
-    if (!store_ || !valid_id(id)) return nullptr;
+    if (!store_ || !valid_simul_id(id)) return nullptr;
     auto row = store_->load(id);
     if (!row || !row->has_value()) return nullptr;
     auto s = from_stored(**row);
@@ -260,7 +250,7 @@ std::string SimulService::view(const Simul& s, const Viewer& v) const {
                 }
         }
     }
-    return dump({{"v", 1}, {"simul", simul}, {"you", you}});
+    return dump_json({{"v", 1}, {"simul", simul}, {"you", you}});
 }
 
 void SimulService::send_to_watchers(const Simul& s) {
@@ -332,7 +322,7 @@ HttpResponse SimulService::handle(const HttpRequest& req) {
         action = rest.substr(slash + 1);
         rest.resize(slash);
     }
-    if (!valid_id(rest)) return error_answer(no_simul());
+    if (!valid_simul_id(rest)) return error_answer(no_simul());
     if (action.empty()) {
         if (req.method != "GET") return error_answer({"bad_request", "use GET", 405});
         auto key = query.find("key");
@@ -349,7 +339,7 @@ HttpResponse SimulService::handle(const HttpRequest& req) {
 
 HttpResponse SimulService::create(const HttpRequest& req) {
     if (!req.account) return error_answer(not_signed_in());
-    auto body = read_body(req.body);
+    auto body = read_json_object(req.body);
     if (!body) return error_answer(body.error());
     const json& j = *body;
     std::optional<std::string> name, color, tc_text;
@@ -403,7 +393,7 @@ HttpResponse SimulService::create(const HttpRequest& req) {
     const std::string sid = s.id;
     Simul& in = simuls_[sid] = std::move(s);
     changed(in);
-    return json_answer(201, json::parse(view(in, Viewer{in.host_account, ""})));
+    return json_value_answer(201, json::parse(view(in, Viewer{in.host_account, ""})));
 }
 
 HttpResponse SimulService::list() {
@@ -433,7 +423,7 @@ HttpResponse SimulService::list() {
                        {"status", s.status == "starting" ? "open" : s.status},
                        {"created_ms", s.created_ms}});
     }
-    return json_answer(200, {{"v", 1}, {"simuls", out}});
+    return json_value_answer(200, {{"v", 1}, {"simuls", out}});
 }
 
 HttpResponse SimulService::get(const std::string& id, const Viewer& v) {
@@ -444,7 +434,7 @@ HttpResponse SimulService::get(const std::string& id, const Viewer& v) {
 }
 
 HttpResponse SimulService::join(const HttpRequest& req, const std::string& id) {
-    auto body = read_body(req.body);
+    auto body = read_json_object(req.body);
     if (!body) return error_answer(body.error());
     std::optional<std::string> name, key;
     std::optional<int> robot;
@@ -488,7 +478,7 @@ HttpResponse SimulService::join(const HttpRequest& req, const std::string& id) {
 
 HttpResponse SimulService::accept(const HttpRequest& req, const std::string& id) {
     if (!req.account) return error_answer(not_signed_in());
-    auto body = read_body(req.body);
+    auto body = read_json_object(req.body);
     if (!body) return error_answer(body.error());
     std::optional<std::string> player;
     if (auto e = text_field(*body, "player", player, 16)) return error_answer(*e);
@@ -510,7 +500,7 @@ HttpResponse SimulService::accept(const HttpRequest& req, const std::string& id)
 }
 
 HttpResponse SimulService::withdraw(const HttpRequest& req, const std::string& id) {
-    auto body = read_body(req.body);
+    auto body = read_json_object(req.body);
     if (!body) return error_answer(body.error());
     std::optional<std::string> player, key;
     for (auto e : {text_field(*body, "player", player, 16), text_field(*body, "key", key, 64)})
@@ -659,7 +649,7 @@ std::size_t SimulService::simuls_in_memory() const {
 void SimulService::watch(const std::shared_ptr<Subscriber>& who, const std::string& id, const std::string& key,
                          const Account* account) {
     std::lock_guard lock(mutex_);
-    Simul* s = valid_id(id) ? find(id) : nullptr;
+    Simul* s = valid_simul_id(id) ? find(id) : nullptr;
     if (!s) {
         who->deliver(std::make_shared<const std::string>(error_json(no_simul())));
         return;
