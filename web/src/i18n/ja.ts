@@ -341,7 +341,7 @@ const ja: Dict = {
   profileRatingChart: "レーティングの推移",
   profileNoRatedGames: "レート対局はまだありません。",
   class_classical: "クラシカル",
-  class_chess960: "チェス960",
+  class_chess960: "Chess960",
   notifyTitle: "Outpost：あなたの手番です",
   // Events (P20, issue 13).
   err_not_organiser: "これは大会の主催者だけができます。",

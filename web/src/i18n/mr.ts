@@ -342,7 +342,7 @@ const mr: Dict = {
   profileRatingChart: "रेटिंगचा इतिहास",
   profileNoRatedGames: "अजून एकही रेटेड डाव नाही.",
   class_classical: "क्लासिकल",
-  class_chess960: "चेस960",
+  class_chess960: "Chess960",
   notifyTitle: "Outpost: तुमची चाल",
   // Events (P20, issue 13).
   err_not_organiser: "हे फक्त स्पर्धेचे आयोजकच करू शकतात.",

@@ -342,7 +342,7 @@ const th: Dict = {
   profileRatingChart: "ประวัติเรตติ้ง",
   profileNoRatedGames: "ยังไม่มีเกมจัดอันดับ",
   class_classical: "คลาสสิก",
-  class_chess960: "หมากรุก 960",
+  class_chess960: "Chess960",
   notifyTitle: "ถึงตาคุณเดินใน Outpost",
   // Events (P20, issue 13).
   err_not_organiser: "เฉพาะผู้จัดทัวร์นาเมนต์เท่านั้นที่ทำสิ่งนี้ได้",

@@ -341,7 +341,7 @@ const zh: Dict = {
   profileRatingChart: "等级分历史",
   profileNoRatedGames: "还没有计分对局。",
   class_classical: "慢棋",
-  class_chess960: "960 象棋",
+  class_chess960: "Chess960",
   notifyTitle: "Outpost：轮到你走棋了",
   // Events (P20, issue 13).
   err_not_organiser: "只有比赛的组织者可以这样做。",
