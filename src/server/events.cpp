@@ -212,12 +212,7 @@ Answer<std::unique_ptr<EventService>> EventService::open(const std::string& path
                                                          std::function<std::int64_t()> wall_ms,
                                                          std::vector<std::string> allowed_origins) {
     auto db = std::make_unique<Db>();
-    auto opened = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if (!opened) return ProtocolError{"internal", opened.error().message, 500};
-    db->c.db = *opened;
-    if (path != ":memory:")
-        if (auto r = db->c.exec("PRAGMA journal_mode=WAL;"); !r) return ProtocolError{"internal", r.error().message, 500};
-    if (auto r = db->c.exec(EventSchema); !r) return ProtocolError{"internal", r.error().message, 500};
+    if (auto r = db->c.open_store(path, EventSchema); !r) return ProtocolError{"internal", r.error().message, 500};
 
     std::map<std::int64_t, Event> events;
     {

@@ -23,12 +23,7 @@ CREATE INDEX IF NOT EXISTS simuls_status ON simuls(status, updated_ms);
 class SqliteSimulStore final : public SimulStore {
 public:
     Result<bool> open(const std::string& path) {
-        auto db = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-        if (!db) return db.error();
-        c_.db = *db;
-        if (path != ":memory:")
-            if (auto r = c_.exec("PRAGMA journal_mode=WAL;"); !r) return r;
-        return c_.exec(SimulSchema);
+        return c_.open_store(path, SimulSchema);
     }
 
     Result<bool> save(const std::string& id, std::int64_t host_account, const std::string& status, std::int64_t updated_ms,

@@ -52,12 +52,7 @@ public:
     explicit SqliteAccountStore(PasswordCost cost) : cost_(cost) {}
 
     Result<bool> open(const std::string& path) {
-        auto db = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-        if (!db) return db.error();
-        c_.db = *db;
-        if (path != ":memory:")
-            if (auto r = c_.exec("PRAGMA journal_mode=WAL;"); !r) return r;
-        return c_.exec(AccountSchema);
+        return c_.open_store(path, AccountSchema);
     }
 
     Result<Account> create(std::string_view name, std::string_view password, bool admin, std::int64_t now_ms) override {
