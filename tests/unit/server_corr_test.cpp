@@ -10,6 +10,7 @@
 #include "server/hub.h"
 #include "server/protocol.h"
 #include "server/storage.h"
+#include "../support/collector.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -20,29 +21,7 @@ namespace {
 constexpr Millis Day = 86'400'000;
 constexpr std::int64_t WallBase = 1'700'000'000'000;
 
-struct Collector : Subscriber {
-    std::vector<std::string> messages;
-    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
-    json last() const { return json::parse(messages.back()); }
-    json last_state() const {
-        json state;
-        for (const auto& text : messages) {
-            json j = json::parse(text);
-            if (j["t"] == "state") state = j["game"];
-            if (j["t"] != "move") continue;
-            for (const auto& [k, v] : j["game"].items())
-                if (k != "uci" && k != "san") state[k] = v;
-            state["moves"].push_back(j["game"]["uci"]);
-            state["san"].push_back(j["game"]["san"]);
-        }
-        return state;
-    }
-    std::string all() const {
-        std::string s;
-        for (const auto& m : messages) s += m + "\n";
-        return s;
-    }
-};
+using outpost::test::Collector;
 
 struct Corr : ::testing::Test {
     Millis now = 1'000'000;

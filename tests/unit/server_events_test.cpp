@@ -18,6 +18,7 @@
 #include "server/events.h"
 #include "server/hub.h"
 #include "server/storage.h"
+#include "../support/collector.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -25,10 +26,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Collector : Subscriber {
-    std::vector<std::string> messages;
-    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
-};
+using outpost::test::Collector;
 
 struct EventsP20 : ::testing::Test {
     Millis now = 1'000'000;

@@ -9,6 +9,7 @@
 #include "server/router.h"
 #include "server/storage.h"
 #include "engine/skill.h"
+#include "../support/collector.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -16,30 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Collector : Subscriber {
-    std::vector<std::string> messages;
-    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
-    json last() const { return json::parse(messages.back()); }
-    // The state as a client keeps it: the last `state`, with every `move` after it
-    // applied (a `move` must follow its ply exactly).
-    json last_state() const {
-        json state;
-        for (const auto& text : messages) {
-            json j = json::parse(text);
-            if (j["t"] == "state") state = j["game"];
-            if (j["t"] == "presence" && !state.is_null()) state["presence"] = j["game"]["presence"];  // P22
-            if (j["t"] != "move") continue;
-            const json& d = j["game"];
-            EXPECT_FALSE(state.is_null()) << "a move before any state";
-            EXPECT_EQ(d["ply"], state["ply"].get<int>() + 1) << "a move message out of turn";
-            for (const auto& [k, v] : d.items())
-                if (k != "uci" && k != "san") state[k] = v;
-            state["moves"].push_back(d["uci"]);
-            state["san"].push_back(d["san"]);
-        }
-        return state;
-    }
-};
+using outpost::test::Collector;
 
 struct Fixture : ::testing::Test {
     Millis now = 1'000'000;

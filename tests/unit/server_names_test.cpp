@@ -9,6 +9,7 @@
 
 #include "server/hub.h"
 #include "server/protocol.h"
+#include "../support/collector.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -16,17 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Collector : Subscriber {
-    std::vector<std::string> messages;
-    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
-    json last_of(const std::string& t) const {
-        for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-            json j = json::parse(*it);
-            if (j["t"] == t) return j;
-        }
-        return nullptr;
-    }
-};
+using outpost::test::Collector;
 
 std::string problem(std::string_view name) {
     auto r = read_player_name(name, "name");

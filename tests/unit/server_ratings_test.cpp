@@ -15,6 +15,7 @@
 #include "server/lobby.h"
 #include "server/ratings.h"
 #include "server/storage.h"
+#include "../support/collector.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -22,17 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Collector : Subscriber {
-    std::vector<std::string> messages;
-    void deliver(std::shared_ptr<const std::string> m) override { messages.push_back(*m); }
-    json last_of(const std::string& t) const {
-        for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-            json j = json::parse(*it);
-            if (j["t"] == t) return j;
-        }
-        return nullptr;
-    }
-};
+using outpost::test::Collector;
 
 const club::Glicko2Rating Start{1500.0, 500.0, 0.09};
 
