@@ -9,11 +9,15 @@
 // the quality criteria in their order of priority, most important highest, so that
 // a heavier matching is one that is better by the first criterion where the two
 // differ:
+//   2025 C5  the score of the player who gets the pairing-allocated bye (the one
+//        edge to the bye vertex; minimised): the 2025 text puts it above the
+//        pairs of the bracket;
 //   C.5  the number of pairs in the bracket (maximised);
 //   C.6  the pairing score difference, a count per distinct score difference from
 //        the largest down (minimised); a downfloater's difference is its score
 //        minus one point less than the lowest score of the bracket;
 //   C.7  the same two for the next bracket (the choice of downfloaters);
+//   2025 C9  the rounds without a game of the player who gets the bye (minimised);
 //   C.8, C.9  topscorers (last round) beyond ±2 or with three equal colours;
 //   C.10, C.11  players who do not get their colour preference, their strong one;
 //   C.12-C.15  players with the same down-/upfloat as one and two rounds before;
@@ -60,7 +64,10 @@ public:
             return a.score != b.score ? a.score > b.score : a.id < b.id;
         });
         n_ = static_cast<int>(players_.size());
-        for (const PairingPlayer& p : players_) half_.push_back(std::llround(p.score * 2));
+        for (const PairingPlayer& p : players_) {
+            half_.push_back(std::llround(p.score * 2));
+            unplayed_.push_back(std::count(p.colour_by_round.begin(), p.colour_by_round.end(), Colour::NONE));
+        }
         for (int i = 0; i < n_; ++i) {
             if (i == 0 || half_[i] != half_[i - 1]) group_scores_.push_back(half_[i]);
             group_.push_back(static_cast<int>(group_scores_.size()) - 1);
@@ -155,6 +162,7 @@ private:
             long long c5 = 0, psd = -1, c7a = 0, psd7 = -1;
             long long c8 = 0, c9 = 0, c10 = 0, c11 = 0, f[4] = {0, 0, 0, 0}, s[4] = {0, 0, 0, 0};
             long long floater_rank = 0, exchange = 0, tie = 0;
+            long long bye_score = 0, bye_unplayed = 0;  // 2025 C5 and C9, on the bye's edge only
             int s1 = -1, s2 = -1;  // S1 and S2 indices of a pair across the halves
             int r1 = -1, r2 = -1;  // the same in the remainder of a heterogeneous bracket
         };
@@ -164,6 +172,11 @@ private:
                 int a = verts[x], b = verts[y];
                 if (!compatible(a, b)) continue;
                 Cand c{x, y};
+                if (a == bye_ || b == bye_) {
+                    const int assignee = a == bye_ ? b : a;
+                    c.bye_score = half_[assignee];
+                    c.bye_unplayed = unplayed_[assignee];
+                }
                 const bool ba = in_bracket[a], bb = in_bracket[b];
                 if (ba && bb) {
                     // A pair of the bracket (a ranks higher: brackets are in rank order).
@@ -254,10 +267,15 @@ private:
             diffs.erase(std::unique(diffs.begin(), diffs.end()), diffs.end());
             for (long long d : diffs) add(false, [&, d](const Cand& c) { return get_diff(c) == d ? 1LL : 0LL; });
         };
+        // 2025 C5 (above the pairs of the bracket): the lowest score for the bye.
+        add(false, [](const Cand& c) { return c.bye_score; });
         add(true, [](const Cand& c) { return c.c5; });
         count_fields([](const Cand& c) { return c.psd; });
         add(true, [](const Cand& c) { return c.c7a; });
         count_fields([](const Cand& c) { return c.psd7; });
+        // 2025 C9 (after the next bracket, before the colours): the fewest
+        // unplayed rounds for the bye.
+        add(false, [](const Cand& c) { return c.bye_unplayed; });
         add(false, [](const Cand& c) { return c.c8; });
         add(false, [](const Cand& c) { return c.c9; });
         add(false, [](const Cand& c) { return c.c10; });
@@ -365,6 +383,7 @@ private:
     int bye_ = -1;
     bool last_round_ = false;
     std::vector<long long> half_;
+    std::vector<long long> unplayed_;  // rounds without a game played (byes, forfeits, absences)
     std::vector<long long> group_scores_;
     std::vector<int> group_;
     std::vector<bool> topscorer_;

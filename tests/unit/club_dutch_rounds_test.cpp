@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "club/dutch.h"
@@ -112,6 +113,17 @@ std::vector<double> criteria(const Ref& ref, const std::set<int>& bracket, doubl
         else if (ia) floaters.insert(a);
         else if (ib) floaters.insert(b);
     }
+    // 2025 C5, above all the others: the lowest score for the pairing-allocated
+    // bye (the player matched with id 0), and (below) 2025 C9: its fewest
+    // rounds without a game.
+    double bye_score = 0, bye_unplayed = 0;
+    for (auto [a, b] : m)
+        if (a == 0 || b == 0) {
+            const PairingPlayer& p = ref.by_id(a == 0 ? b : a);
+            bye_score = p.score;
+            bye_unplayed = static_cast<double>(std::count(p.colour_by_round.begin(), p.colour_by_round.end(), Colour::NONE));
+        }
+    v.push_back(bye_score);                              // 2025 C5
     v.push_back(-pairs);                                 // C.5
     for (double d : psd(ref, bracket, m, resident)) v.push_back(d);  // C.6
     if (has_next) {                                      // C.7
@@ -124,6 +136,7 @@ std::vector<double> criteria(const Ref& ref, const std::set<int>& bracket, doubl
         v.push_back(-next_pairs);
         for (double d : psd(ref, next, m, next_resident)) v.push_back(d);
     }
+    v.push_back(bye_unplayed);                           // 2025 C9
     double c[12] = {0};  // C.8 .. C.19
     for (auto [a, b] : m) {
         if (!bracket.count(a) || !bracket.count(b)) continue;
@@ -367,6 +380,72 @@ TEST(DutchC04_3, SecondRoundColoursDecideTheTransposition) {
     ASSERT_TRUE(r2.ok()) << r2.error().message;
     EXPECT_EQ(write_pairing(*r2), "4\n4 1\n2 3\n5 8\n7 6\n");
     check_against_reference(t, 2, trace, "hand example");
+}
+
+// A TRF(x) line for the hand-made events below: rank, points, then per round
+// the opponent (0 for none), the colour and the result, in the format's columns.
+std::string trf_player(int rank, double points, const std::vector<std::tuple<int, char, char>>& rounds) {
+    char head[128];
+    std::snprintf(head, sizeof head, "001 %4d      %-33s %4d%28s%4.1f %4d", rank, ("Player " + std::to_string(rank)).c_str(),
+                  2000 - 10 * rank, "", points, rank);
+    std::string line = head;
+    line.resize(91, ' ');
+    for (auto [opp, colour, result] : rounds) {
+        char block[16];
+        std::snprintf(block, sizeof block, "%4s %c %c  ", opp ? std::to_string(opp).c_str() : "0000", colour, result);
+        line += block;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line + "\n";
+}
+
+// C.04.3 (2025 text) C5, the first quality criterion: the pairing-allocated bye
+// goes to the lowest score possible, before the number of pairs in a bracket.
+// Round 3 of five: 1 and 2 (2 points) have not met; 4 (1.5) and 3 (0.5) have;
+// 5 (0 points) has had no bye. Pairing 1-2 (the 2017 text's C.5, the most pairs
+// in the top bracket) leaves 4-5 and the bye to 3 (0.5 points: 4 had a bye);
+// the 2025 C5 gives the bye to 5 (0 points), so 1 and 2 meet 4 and 3. 1-3 met in
+// round 2, so 1-4 and 2-3; colours by E: 4 (strong White) against 1 (mild
+// White) is White; 3 (absolute Black) against 2 (strong Black) is Black.
+TEST(DutchC04_3, C5_2025ByeToTheLowestScoreBeforeThePairsOfTheTopBracket) {
+    std::string text = "012 C5 of the 2025 text\nXXR 5\nXXC white1\n";
+    text += trf_player(1, 2.0, {{5, 'w', '1'}, {3, 'b', '1'}});
+    text += trf_player(2, 2.0, {{0, '-', 'U'}, {5, 'w', '1'}});
+    text += trf_player(3, 0.5, {{4, 'w', '='}, {1, 'w', '0'}});
+    text += trf_player(4, 1.5, {{3, 'b', '='}, {0, '-', 'U'}});
+    text += trf_player(5, 0.0, {{1, 'b', '0'}, {2, 'b', '0'}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    DutchTrace trace;
+    auto r = pair_dutch(*t, &trace);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(write_pairing(*r), "3\n4 1\n2 3\n5 0\n");
+    check_against_reference(*t, 3, trace, "2025 C5 example");
+}
+
+// C.04.3 (2025 text) C9: among the players who could take the bye with the same
+// score, the one with the fewest rounds without a game. Round 2 of seven: 6 was
+// absent in round 1 (Z, no points: by 1.4.3 no downfloat either). 1-5 pair at 1
+// point; 3 and 7 (0.5) have met and float down to 2, 4, 6 (0 points). Without
+// C9 the lowest-ranked, 6, would take the bye; with it 2 or 4 does. The first
+// transposition that gives every player his colour: 3 (Black) against 4 (White),
+// 7 (White) against 6 (no preference), the bye to 2.
+TEST(DutchC04_3, C9_2025ByeToTheFewestUnplayedRounds) {
+    std::string text = "012 C9 of the 2025 text\nXXR 5\nXXC white1\n";
+    text += trf_player(1, 1.0, {{4, 'w', '1'}});
+    text += trf_player(2, 0.0, {{5, 'w', '0'}});
+    text += trf_player(3, 0.5, {{7, 'w', '='}});
+    text += trf_player(4, 0.0, {{1, 'b', '0'}});
+    text += trf_player(5, 1.0, {{2, 'b', '1'}});
+    text += trf_player(6, 0.0, {{0, '-', 'Z'}});
+    text += trf_player(7, 0.5, {{3, 'b', '='}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    DutchTrace trace;
+    auto r = pair_dutch(*t, &trace);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(write_pairing(*r), "4\n5 1\n4 3\n7 6\n2 0\n");
+    check_against_reference(*t, 2, trace, "2025 C9 example");
 }
 
 // The pairing of two players who have met cannot be made: an error, not a guess.
