@@ -92,13 +92,17 @@ Colour allocate_colours(const PairingPlayer& a, const PairingPlayer& b, bool a_r
     }
     if (a.strength == PreferenceStrength::ABSOLUTE && std::abs(a.colour_difference) != std::abs(b.colour_difference))
         return std::abs(a.colour_difference) > std::abs(b.colour_difference) ? a.preference : opposite(b.preference);
-    // E.3: alternate from the most recent round in which one had White and the
-    // other Black.
-    std::size_t n = std::min(a.colour_by_round.size(), b.colour_by_round.size());
-    for (std::size_t i = n; i-- > 0;) {
-        Colour ca = a.colour_by_round[i], cb = b.colour_by_round[i];
-        if (ca != Colour::NONE && cb != Colour::NONE && ca != cb) return opposite(ca);
-    }
+    // E.3: alternate from the most recent time in which one had White and the
+    // other Black. By C.04.2 D.5 only played games count: a round without a game
+    // is taken out and the histories compared from each one's latest game back
+    // (W B - W is read as - W B W), not round by round.
+    std::vector<Colour> pa, pb;
+    for (Colour c : a.colour_by_round)
+        if (c != Colour::NONE) pa.push_back(c);
+    for (Colour c : b.colour_by_round)
+        if (c != Colour::NONE) pb.push_back(c);
+    for (std::size_t i = pa.size(), j = pb.size(); i > 0 && j > 0; --i, --j)
+        if (pa[i - 1] != pb[j - 1]) return opposite(pa[i - 1]);
     // E.4: the higher ranked player's preference.
     const PairingPlayer& hi = a_ranks_higher ? a : b;
     if (hi.preference != Colour::NONE) return a_ranks_higher ? hi.preference : opposite(hi.preference);

@@ -84,6 +84,32 @@ TEST(DutchC04_3, ColourAllocationE1ToE5) {
     EXPECT_EQ(allocate_colours(with_history(5, {}), with_history(2, {}), false, W), W);
 }
 
+// E.3 with C.04.2 D.5: only played games count, a round without a game is taken
+// out of the history (W B - - reads as - - W B). Player 1 has W B and two rounds
+// without a game, player 2 B W W B: both have a mild preference for White, and
+// from their latest games back (B/B, W/W) they never had different colours, so
+// E.4 gives the higher ranked his preference. Compared round by round instead,
+// round 2 (B against W) would wrongly decide by E.3.
+TEST(DutchC04_3, E3ComparesPlayedGamesOnlyFromTheLatest_C04_2_D5) {
+    PairingPlayer one = with_history(1, {W, B, N, N});
+    PairingPlayer two = with_history(2, {B, W, W, B});
+    ASSERT_EQ(one.preference, W);
+    ASSERT_EQ(one.strength, PreferenceStrength::MILD);
+    ASSERT_EQ(two.preference, W);
+    ASSERT_EQ(two.strength, PreferenceStrength::MILD);
+    EXPECT_EQ(allocate_colours(two, one, true, W), W);   // 2 ranks higher: White to 2
+    EXPECT_EQ(allocate_colours(one, two, false, W), B);  // the same pair seen from 1
+    EXPECT_EQ(allocate_colours(one, two, true, W), W);   // 1 ranks higher: White to 1
+    // Where the played games do differ, the latest difference decides: 11 has
+    // B W W - B (reads - B W W B), 12 has W B W B -; both mild for White; from
+    // the latest back B/B, W/W, then W against B: 11 had White there, so Black now.
+    PairingPlayer eleven = with_history(11, {B, W, W, N, B});
+    PairingPlayer twelve = with_history(12, {W, B, W, B, N});
+    ASSERT_EQ(eleven.preference, W);
+    ASSERT_EQ(twelve.preference, W);
+    EXPECT_EQ(allocate_colours(eleven, twelve, true, W), B);
+}
+
 TEST(DutchC04_3, FirstRoundUpperHalfAgainstLowerHalfWithAlternatingColours) {
     auto round = pair_dutch(players(8, "XXR 5\nXXC white1\n"));
     ASSERT_TRUE(round.ok()) << round.error().message;
