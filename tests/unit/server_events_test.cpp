@@ -528,6 +528,7 @@ TEST_F(EventsP20, NoFirstMoveInTimeLosesByForfeitAndIsNeverAborted_R14) {
     json e = start(id);
     const json b1 = e["pairings"][0]["boards"][0], b2 = e["pairings"][0]["boards"][1];
     // Neither may abort: the board stays to be played.
+    EXPECT_EQ(json::parse(hub->state_json(b1["game"]).value())["game"]["can_abort"], false);
     play(b1, {{{"t", "abort"}, {"by", "white"}}}, b1["white"]["name"], b1["black"]["name"]);
     EXPECT_EQ(json::parse(hub->state_json(b1["game"]).value())["game"]["status"], "ongoing");
     now += 20'000;
