@@ -718,7 +718,21 @@ void EventService::on_game_over(const LiveGame& g) {
         if (!b.result.empty() || !b.note.empty()) return;  // the organiser's result stands
         b.result = result_of(g.outcome);
         if (b.result.empty()) b.note = "aborted";  // the organiser decides (docs/events.md)
-        if (save_result(next.id, b)) **found = std::move(next);
+        // R14 in a Swiss, as lichess runs one: who lost for want of a first move is
+        // withdrawn from the next round on (and may join again); a round-robin keeps
+        // its schedule.
+        EventPlayer* absent = nullptr;
+        if (!next.round_robin() && g.outcome.reason == Status::FORFEIT && g.outcome.winner) {
+            const int rank = *g.outcome.winner == WHITE ? b.black : b.white;
+            for (EventPlayer& p : next.players)
+                if (p.start_rank == rank && p.withdrawn_from == 0) absent = &p;
+        }
+        if (absent) {
+            absent->withdrawn_from = b.round + 1;
+            if (save(next)) **found = std::move(next);
+        } else if (save_result(next.id, b)) {
+            **found = std::move(next);
+        }
         return;
     }
 }

@@ -558,8 +558,39 @@ TEST_F(EventsP20, NoFirstMoveInTimeLosesByForfeitAndIsNeverAborted_R14) {
         const int rank = s["rank"];
         EXPECT_DOUBLE_EQ(s["points"].get<double>(), rank == k1 || rank == w2 ? 1.0 : 0.0) << rank;
     }
-    // The round is complete: the next one starts.
-    EXPECT_EQ(start(id)["current_round"], 2);
+    // As in lichess's Swiss, who lost so is withdrawn from the next round on: round 2
+    // pairs the two others; a withdrawn player may join again for a later round.
+    for (const json& p : after["players"]) {
+        const int rank = p["rank"];
+        EXPECT_EQ(p["withdrawn_from"], rank == w1 || rank == k2 ? 2 : 0) << rank;
+    }
+    json r2 = start(id);
+    EXPECT_EQ(r2["current_round"], 2);
+    ASSERT_EQ(r2["pairings"][1]["boards"].size(), 1u);
+    const json& only = r2["pairings"][1]["boards"][0];
+    EXPECT_EQ((std::set<int>{only["white"]["rank"].get<int>(), only["black"]["rank"].get<int>()}), (std::set<int>{k1, w2}));
+    auto t2 = club::read_trf(call("GET", path(id, "trf"), json(), nullptr).body).value();
+    EXPECT_EQ(t2.find(w1)->round(2).result, club::ResultCode::ZERO_BYE);
+    std::string w1_name;
+    for (const json& p : after["players"])
+        if (p["rank"] == w1) w1_name = p["name"];
+    EXPECT_EQ(call("POST", path(id, "join"), json::object(), &account_named(w1_name)).status, 200);
+    EXPECT_EQ(get(id)["players"][std::size_t(w1 - 1)]["withdrawn_from"], 0);
+}
+
+// R14 in a round-robin: the forfeit stands, but the schedule is fixed: nobody is
+// withdrawn for it (C.05: a withdrawal forfeits every remaining game).
+TEST_F(EventsP20, NoFirstMoveInARoundRobinIsAForfeitWithoutWithdrawal_R14_C05) {
+    current_id = create({{"name", "RR R14"}, {"system", "round-robin"}, {"time_control", "3+2"}});
+    const auto id = current_id;
+    for (int i = 0; i < 4; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    json e = start(id);
+    const json b1 = e["pairings"][0]["boards"][0];
+    now += 60'000;
+    hub->on_timer(b1["game"]);
+    json after = get(id);
+    EXPECT_EQ(after["pairings"][0]["boards"][0]["result"], "-+");
+    for (const json& p : after["players"]) EXPECT_EQ(p["withdrawn_from"], 0);
 }
 
 // Starting ranks by rating (C.04.2): each player's rating in the event's class (5+3:
