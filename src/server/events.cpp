@@ -143,7 +143,7 @@ std::string result_of(const Outcome& o) {
 
 // The rating class of an event's games (P23: the class of its time control; an event
 // has no Chess960 games), "" for an untimed event, whose players are unrated.
-std::string rating_class_of(const std::string& time_control) {
+std::string event_rating_class(const std::string& time_control) {
     auto tc = parse_time_control(time_control);
     if (!tc) return "";
     auto cls = club::rating_class(tc->classify(), false);
@@ -152,7 +152,7 @@ std::string rating_class_of(const std::string& time_control) {
 
 // C.04.2's initial order: rating, highest first (unrated: 0, last); then the FIDE title
 // (accounts have none); then alphabetically by name (case aside, then as written).
-bool initial_order(const EventPlayer& x, const EventPlayer& y) {
+bool c04_2_initial_order(const EventPlayer& x, const EventPlayer& y) {
     if (x.rating != y.rating) return x.rating > y.rating;
     auto lower = [](const std::string& n) {
         std::string l = n;
@@ -453,7 +453,7 @@ Answer<std::string> EventService::join(std::int64_t id, const Account& a) {
             std::lock_guard lock(mutex_);
             auto found = find(id);
             if (!found) return found.error();
-            if ((*found)->current_round > 0) cls = rating_class_of((*found)->time_control);
+            if ((*found)->current_round > 0) cls = event_rating_class((*found)->time_control);
         }
         if (!cls.empty())
             if (auto r = hub_.rating_of(a.id, cls); r && *r) rating = int(std::lround((*r)->rating));
@@ -556,7 +556,7 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
             auto found = find(id);
             if (!found) return found.error();
             if ((*found)->current_round == 0 && (*found)->organiser == a.id) {
-                cls = rating_class_of((*found)->time_control);
+                cls = event_rating_class((*found)->time_control);
                 for (const EventPlayer& p : (*found)->players) accounts.push_back(p.account);
             }
         }
@@ -601,7 +601,7 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
             if (playing < 2) return refused("round " + std::to_string(round) + " needs at least 2 players to pair");
             if (round == 1) {
                 // Starting ranks in C.04.2's initial order; the initial colour by lot.
-                std::stable_sort(next.players.begin(), next.players.end(), initial_order);
+                std::stable_sort(next.players.begin(), next.players.end(), c04_2_initial_order);
                 for (std::size_t i = 0; i < next.players.size(); ++i) next.players[i].start_rank = int(i) + 1;
                 next.initial_colour = lots_() % 2 ? club::Colour::WHITE : club::Colour::BLACK;
             }
