@@ -5,11 +5,14 @@
 #include "server/http_answer.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "chess/clock.h"
 #include "club/dutch.h"
+#include "club/glicko2.h"
 #include "club/round_robin.h"
 #include "club/trf.h"
 #include "server/edge.h"
@@ -136,6 +139,29 @@ std::string result_of(const Outcome& o) {
     if (!o.winner) return "1/2-1/2";
     if (o.reason == Status::FORFEIT) return *o.winner == WHITE ? "+-" : "-+";
     return *o.winner == WHITE ? "1-0" : "0-1";
+}
+
+// The rating class of an event's games (P23: the class of its time control; an event
+// has no Chess960 games), "" for an untimed event, whose players are unrated.
+std::string event_rating_class(const std::string& time_control) {
+    auto tc = parse_time_control(time_control);
+    if (!tc) return "";
+    auto cls = club::rating_class(tc->classify(), false);
+    return cls ? std::string(club::rating_class_name(*cls)) : "";
+}
+
+// C.04.2's initial order: rating, highest first (unrated: 0, last); then the FIDE title
+// (accounts have none); then alphabetically by name (case aside, then as written).
+bool c04_2_initial_order(const EventPlayer& x, const EventPlayer& y) {
+    if (x.rating != y.rating) return x.rating > y.rating;
+    auto lower = [](const std::string& n) {
+        std::string l = n;
+        for (char& ch : l) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+        return l;
+    };
+    const std::string a = lower(x.name), b = lower(y.name);
+    if (a != b) return a < b;
+    return x.name < y.name;
 }
 
 }  // namespace
@@ -419,6 +445,19 @@ Answer<std::string> EventService::create(const Account& organiser, std::string_v
 }
 
 Answer<std::string> EventService::join(std::int64_t id, const Account& a) {
+    // A late entry's rating as it enters (the others' are read when round 1 starts).
+    int rating = 0;
+    {
+        std::string cls;
+        {
+            std::lock_guard lock(mutex_);
+            auto found = find(id);
+            if (!found) return found.error();
+            if ((*found)->current_round > 0) cls = event_rating_class((*found)->time_control);
+        }
+        if (!cls.empty())
+            if (auto r = hub_.rating_of(a.id, cls); r && *r) rating = int(std::lround((*r)->rating));
+    }
     std::lock_guard lock(mutex_);
     auto found = find(id);
     if (!found) return found.error();
@@ -443,6 +482,7 @@ Answer<std::string> EventService::join(std::int64_t id, const Account& a) {
     p.account = a.id;
     p.name = a.name;
     p.joined_in = next.current_round + 1;  // a late entry: absent from the rounds before
+    if (next.current_round > 0) p.rating = rating;
     next.players.push_back(std::move(p));
     if (auto ok = save(next); !ok) return ok.error();
     **found = std::move(next);
@@ -505,6 +545,25 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
     int round = 0;
     std::string time_control;
     bool casual = true;
+    // P23: the players' ratings in the event's class as the first round starts (read
+    // from the hub outside the lock: the hub reports results under its own).
+    std::map<std::int64_t, int> ratings;
+    {
+        std::vector<std::int64_t> accounts;
+        std::string cls;
+        {
+            std::lock_guard lock(mutex_);
+            auto found = find(id);
+            if (!found) return found.error();
+            if ((*found)->current_round == 0 && (*found)->organiser == a.id) {
+                cls = event_rating_class((*found)->time_control);
+                for (const EventPlayer& p : (*found)->players) accounts.push_back(p.account);
+            }
+        }
+        if (!cls.empty())
+            for (std::int64_t account : accounts)
+                if (auto r = hub_.rating_of(account, cls); r && *r) ratings[account] = int(std::lround((*r)->rating));
+    }
     {
         std::lock_guard lock(mutex_);
         auto found = find(id);
@@ -516,6 +575,8 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
             return refused("round " + std::to_string(next.current_round) + " still has boards without a result");
         if (next.current_round > 0 && next.current_round >= next.rounds) return refused("every round has been played");
         round = next.current_round + 1;
+        if (round == 1)
+            for (EventPlayer& p : next.players) p.rating = ratings.count(p.account) ? ratings[p.account] : 0;
         auto active = [&](const EventPlayer& p) {
             return (p.withdrawn_from == 0 || p.withdrawn_from > round) && p.joined_in <= round;
         };
@@ -539,9 +600,8 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
             for (const EventPlayer& p : next.players) playing += active(p) && !p.byes.count(round);
             if (playing < 2) return refused("round " + std::to_string(round) + " needs at least 2 players to pair");
             if (round == 1) {
-                // Starting ranks by rating, then by entry (C.04.2); the initial colour by lot.
-                std::stable_sort(next.players.begin(), next.players.end(),
-                                 [](const EventPlayer& x, const EventPlayer& y) { return x.rating > y.rating; });
+                // Starting ranks in C.04.2's initial order; the initial colour by lot.
+                std::stable_sort(next.players.begin(), next.players.end(), c04_2_initial_order);
                 for (std::size_t i = 0; i < next.players.size(); ++i) next.players[i].start_rank = int(i) + 1;
                 next.initial_colour = lots_() % 2 ? club::Colour::WHITE : club::Colour::BLACK;
             }
@@ -658,9 +718,42 @@ void EventService::on_game_over(const LiveGame& g) {
         if (!b.result.empty() || !b.note.empty()) return;  // the organiser's result stands
         b.result = result_of(g.outcome);
         if (b.result.empty()) b.note = "aborted";  // the organiser decides (docs/events.md)
-        if (save_result(next.id, b)) **found = std::move(next);
+        // R14 in a Swiss, as lichess runs one: who lost for want of a first move is
+        // withdrawn from the next round on (and may join again); a round-robin keeps
+        // its schedule.
+        EventPlayer* absent = nullptr;
+        if (!next.round_robin() && g.outcome.reason == Status::FORFEIT && g.outcome.winner) {
+            const int rank = *g.outcome.winner == WHITE ? b.black : b.white;
+            for (EventPlayer& p : next.players)
+                if (p.start_rank == rank && p.withdrawn_from == 0) absent = &p;
+        }
+        if (absent) {
+            absent->withdrawn_from = b.round + 1;
+            if (save(next)) **found = std::move(next);
+        } else if (save_result(next.id, b)) {
+            **found = std::move(next);
+        }
         return;
     }
+}
+
+int EventService::recover_results() {
+    std::vector<std::string> waiting;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, e] : events_)
+            for (const EventBoard& b : e.boards)
+                if (!b.game_id.empty() && b.result.empty() && b.note.empty()) waiting.push_back(b.game_id);
+    }
+    // The hub outside the lock (it calls on_game_over under its own).
+    int recovered = 0;
+    for (const std::string& game : waiting) {
+        auto g = hub_.game_report(game);
+        if (!g || !g->over) continue;
+        on_game_over(*g);
+        ++recovered;
+    }
+    return recovered;
 }
 
 // --- Reading ------------------------------------------------------------------------------

@@ -103,6 +103,10 @@ public:
 
     // From the hub (HubEnv::on_live_game), under the hub's lock.
     void on_game_over(const LiveGame& g);
+    // After the hub resumed its games at start-up: every board whose game is over in the
+    // game store but has no result here gets it (the result of a game that ended while
+    // the server was down, or in the hub just before a stop). Returns the boards seen over.
+    int recover_results();
 
     // The operations behind the routes (also for tests). JSON bodies as in docs/protocol.md.
     Answer<std::string> create(const Account& organiser, std::string_view body);

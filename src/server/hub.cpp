@@ -221,6 +221,7 @@ Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool
     spec.casual = casual;
     spec.name = white.name;
     spec.opponent_name = black.name;
+    spec.first_move = "forfeit";  // R14 on an event's board: the side that does not start loses
     std::promise<Result<bool>> durable;
     auto stored = durable.get_future();
     Answer<CreatedGame> created = ProtocolError{};
@@ -321,6 +322,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     info.casual = spec.casual;
     info.rematch_of = rematch_of;
     info.adjournable = spec.adjournment;
+    info.first_move = spec.first_move;
 
     auto room = std::make_unique<Room>(std::move(info), Game(start, options));
     Room& r = *room;
@@ -709,6 +711,9 @@ Hub::Handled Hub::handle(Context& c, const in::Resign&) {
 
 Hub::Handled Hub::handle(Context& c, const in::Abort&) {
     if (c.room.game.is_over()) return game_over(c.room.game);
+    // R14 on an event's or a simul's board: the game is played or lost, never silently aborted.
+    if (!c.room.info.first_move.empty())
+        return not_allowed("a game of an event or a simul is not aborted: resign, or lose it by not moving (R14)");
     auto a = c.room.game.abort();
     if (!a) return not_allowed(a.error().message);
     if (c.room.clock) c.room.clock->stop();
@@ -922,7 +927,17 @@ void Hub::commit(Room& r, Change change, int ply_before) {
 void Hub::broadcast_presence(Room& r) { send_presence(writer_, r, env_.monotonic_ms(), nullptr); }
 
 void Hub::report_live(const Room& r) const {
-    if (!env_.on_live_game) return;
+    if (env_.on_live_game) env_.on_live_game(live_report(r));
+}
+
+Answer<LiveGame> Hub::game_report(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    auto r = find(id);
+    if (!r) return r.error();
+    return live_report(**r);
+}
+
+LiveGame Hub::live_report(const Room& r) const {
     LiveGame g;
     g.id = r.id();
     g.white = r.info.white_name;
@@ -935,7 +950,7 @@ void Hub::report_live(const Room& r) const {
     g.listed = !r.hotseat();
     g.rated = rated_class(r.info).has_value();
     if (g.over) g.result = std::string(result_string(r.game.outcome()));
-    env_.on_live_game(g);
+    return g;
 }
 
 // P21: an anonymous player names their seat (a signed-in one plays under the account's
@@ -970,6 +985,15 @@ void Hub::rate(Room& r) {
     }
     r.info.rating = rate_game(cls, accounts[0], now[0], accounts[1], now[1], score_for(r.game.outcome(), WHITE), env_.wall_ms());
     for (int c = 0; c < 2; ++c) ratings_[{accounts[c], cls}] = r.info.rating->side[c].after;
+}
+
+Result<std::optional<StoredRating>> Hub::rating_of(std::int64_t account, const std::string& rating_class) {
+    std::lock_guard lock(mutex_);
+    if (!storage_ || !account) return std::optional<StoredRating>{};
+    auto r = current_rating(account, rating_class);
+    if (!r) return r.error();
+    if (r->games == 0) return std::optional<StoredRating>{};  // the initial rating: no rated game yet
+    return std::optional<StoredRating>{*r};
 }
 
 Result<StoredRating> Hub::current_rating(std::int64_t account, const std::string& rating_class) {
@@ -1011,7 +1035,7 @@ void Hub::schedule(Room& r) {
         const Color c = *r.clock->running_side();
         env_.call_back_in(r.id(), std::max<Millis>(0, r.clock->remaining(c) + r.clock->delay_left(c)) + 1);
     } else if (r.game.ply() < 2) {
-        const Millis limit = r.invite() ? env_.first_move_timeout_ms : env_.unstarted_abort_ms;
+        const Millis limit = first_move_limit(r);
         env_.call_back_in(r.id(), std::max<Millis>(0, r.turn_began + limit - now) + 1);
     }
 }
@@ -1023,13 +1047,24 @@ bool Hub::check_timeouts(Room& r) {
     if (r.clock && r.clock->running()) return false;
     // R14, online default: no first moves in time abort the game without result; a
     // robot or hotseat game that was never started leaves after unstarted_abort_ms.
-    const Millis limit = r.invite() ? env_.first_move_timeout_ms : env_.unstarted_abort_ms;
-    if (r.game.ply() < 2 && env_.monotonic_ms() - r.turn_began >= limit) {
-        (void)r.game.abort();
+    // On an event's or a simul's board the side to move loses by forfeit instead.
+    if (r.game.ply() < 2 && env_.monotonic_ms() - r.turn_began >= first_move_limit(r)) {
+        if (r.info.first_move.empty()) (void)r.game.abort();
+        else (void)r.game.forfeit(r.game.side_to_move());
         if (r.clock) r.clock->stop();
         return true;
     }
     return false;
+}
+
+Millis Hub::first_move_limit(const Room& r) const {
+    const std::string& rule = r.info.first_move;
+    if (rule.empty()) return r.invite() ? env_.first_move_timeout_ms : env_.unstarted_abort_ms;
+    const Color mover = r.game.side_to_move();
+    // A simul's host walks from board to board: the host's first move has the long limit.
+    if ((rule == "forfeit-host-white" && mover == WHITE) || (rule == "forfeit-host-black" && mover == BLACK))
+        return env_.unstarted_abort_ms;
+    return env_.first_move_timeout_ms;
 }
 
 void Hub::on_timer(const std::string& id) {

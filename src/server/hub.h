@@ -81,6 +81,8 @@ struct HubEnv {
     std::function<void(const LiveGame&)> on_live_game;                 // the lobby's list (P22); under the hub's lock
     // Limits (docs/protocol.md, "Limits"). An invite game without both first moves is
     // aborted after first_move_timeout_ms (R14), any other after unstarted_abort_ms.
+    // On an event's or a simul's board (StoredGame::first_move) the side that has not
+    // made its first move in that time loses by forfeit (a simul's host: unstarted_abort_ms).
     Millis first_move_timeout_ms = 60'000;
     Millis unstarted_abort_ms = 3'600'000;
     // A side to move that has had no connection to the game for this long (and has
@@ -123,6 +125,13 @@ public:
     Answer<std::string> pgn(const std::string& id);
     Answer<std::string> lookup(std::string_view json_body);
     Answer<GameMoves> game_moves(const std::string& id);  // anyone who can read the game
+    // P23: an account's rating in a class (club::rating_class_name) as the hub last
+    // computed or stored it; none when it has no rated game in the class (issue 13:
+    // an event's starting ranks).
+    Result<std::optional<StoredRating>> rating_of(std::int64_t account, const std::string& rating_class);
+    // The game as on_live_game reports it (its outcome once over), read from storage
+    // when it is not in memory: for the events and simuls after a restart (issue 13).
+    Answer<LiveGame> game_report(const std::string& id);
     std::string levels_json() const;
     // Issue 13: a game of an event (events.h) between two accounts, each holding its
     // seat from the start; no per-client cap (the organiser starts the round).
@@ -180,6 +189,7 @@ private:
     Handled handle(Context&, const in::Presence&) { return Change::NONE; }  // answered before
     void broadcast_presence(Room& r);  // P22: a seat's connection opened, closed or went away
     void report_live(const Room& r) const;  // to env_.on_live_game
+    LiveGame live_report(const Room& r) const;
     Handled handle(Context& c, const in::Seal& m);    // R18 (hub_adjournment.cpp)
     Handled handle(Context& c, const in::Resume& m);
     Handled handle(Context& c, const in::Name& m);  // P21
@@ -204,6 +214,8 @@ private:
     // Gives the seat to the account if the rules allow; an error says why not.
     Answer<bool> take_seat(Room& r, Seat seat, const Account& account);
     bool check_timeouts(Room& r);   // flag fall, first-move and unstarted aborts
+    // R14: how long the side to move has for its first move (StoredGame::first_move).
+    Millis first_move_limit(const Room& r) const;
     void maybe_ask_robot(Room& r);
     void schedule(Room& r);
     Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,

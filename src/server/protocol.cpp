@@ -216,7 +216,7 @@ void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) 
     w.close(']');
     w.key("draw_offer").str_or_null(color_or_null(g.draw_offer()));
     w.key("takeback_request").str_or_null(color_or_null(r.takeback_request));
-    w.key("can_abort").boolean(g.can_abort());
+    w.key("can_abort").boolean(g.can_abort() && r.info.first_move.empty());  // R14: event and simul boards are not aborted
     w.key("clock").open('{');
     if (r.clock) {
         w.key("white_ms").num(std::max<Millis>(0, r.clock->remaining(WHITE)));

@@ -115,6 +115,7 @@ struct NewGameRequest {
     std::string opponent_name;
     bool adjournment = false;  // R18/P19: the players may seal a move and adjourn
     Millis creator_extra_ms = 0;  // in-process only, never read from a body: a simul host's extra time (simul.h)
+    std::string first_move;       // in-process only: the R14 rule of an event's or simul's board (storage.h)
 };
 Answer<NewGameRequest> read_new_game(std::string_view body);
 // POST /api/v1/games/lookup: the seat tokens (non-empty, at most 200).

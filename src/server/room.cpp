@@ -219,6 +219,9 @@ Result<std::unique_ptr<Room>> room_from_stored(StoredGame g, const Clock::TimeSo
         }
     }
     r.turn_began = monotonic() - std::max<std::int64_t>(0, wall_now - r.info.turn_started_ms);
+    // R14 on an event's or simul's board: a player does not lose for the time the server
+    // was down; the first move has its whole time again after a restart.
+    if (!r.info.first_move.empty() && r.game.ply() < 2) r.turn_began = monotonic();
     r.absent_since[WHITE] = r.absent_since[BLACK] = monotonic();
     return room;
 }

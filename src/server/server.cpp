@@ -546,6 +546,9 @@ int run_server(const ServerConfig& config) {
         std::cerr << "outpost serve: " << loaded.error().message << "\n";
         return 1;
     }
+    // Issue 13: results of event games that ended while the server was down, or in
+    // the hub just before a stop, reach their boards.
+    (void)(*events)->recover_results();
     std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
               << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
               << " live games resumed, " << files.size() << " web files)" << std::endl;

@@ -577,6 +577,9 @@ HttpResponse SimulService::start(const HttpRequest& req, const std::string& id) 
         spec.opponent_name = p.name;
         spec.casual = true;
         spec.creator_extra_ms = Millis(extra) * 1000 * Millis(players.size());
+        // R14: a board is never aborted; the player who does not start loses by forfeit
+        // (the host, who walks from board to board, has the hub's long limit).
+        spec.first_move = b.host_white ? "forfeit-host-white" : "forfeit-host-black";
         auto created = env_.create_game ? env_.create_game(spec, host, p.account)
                                         : Answer<CreatedGame>(ProtocolError{"internal", "no games here", 500});
         if (created) {

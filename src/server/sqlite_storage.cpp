@@ -64,8 +64,8 @@ constexpr const char* GameColumns =
     "robot_level, robot_elo, time_control, variant, chess960, initial_fen, casual, status, result, draw_offer, "
     "takeback_request, offer_plies, white_ms, black_ms, running, turn_started_ms, rematch_of, rematch_game, "
     "rematch_white_token, rematch_black_token, client, white_account, black_account, adjournable, adjournment, "
-    "deadline_ms, arbiter_resume_ms";
-constexpr int GameColumnCount = 36;
+    "deadline_ms, arbiter_resume_ms, first_move";
+constexpr int GameColumnCount = 37;
 
 // Columns added after the first release, for databases made before them.
 constexpr std::pair<const char*, const char*> AddedColumns[] = {
@@ -79,6 +79,7 @@ constexpr std::pair<const char*, const char*> AddedColumns[] = {
     {"games", "adjournment TEXT NOT NULL DEFAULT ''"},
     {"games", "deadline_ms INTEGER NOT NULL DEFAULT 0"},       // C3
     {"games", "arbiter_resume_ms INTEGER NOT NULL DEFAULT 0"},
+    {"games", "first_move TEXT NOT NULL DEFAULT ''"},  // R14 on event and simul boards (issue 13)
 };
 // Indexes on added columns: made after the columns exist.
 constexpr const char* AddedIndexes =
@@ -147,6 +148,7 @@ StoredGame read_game_row(const Statement& s) {
     g.adjournment = s.text(c++);
     g.deadline_ms = s.integer(c++);
     g.arbiter_resume_ms = s.integer(c++);
+    g.first_move = s.text(c++);
     return g;
 }
 
@@ -381,7 +383,7 @@ private:
     Result<bool> write_row(const StoredGame& g, Row kind) {
         static const std::string Insert = std::string("INSERT INTO games (") + GameColumns +
                                           ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36)";
+                                          "?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35,?36,?37)";
         static const std::string Update =
             "UPDATE games SET updated_ms=?3, white_name=?8, black_name=?9, status=?17, "
             "result=?18, draw_offer=?19, takeback_request=?20, offer_plies=?21, white_ms=?22, "
@@ -411,6 +413,7 @@ private:
             else s.bind_null(i++);
         }
         bind(g.adjournable), bind(g.adjournment), bind(g.deadline_ms), bind(g.arbiter_resume_ms);
+        bind(g.first_move);
         if (s.step() != SQLITE_DONE) return db_error(writer_.db, insert ? "insert game " + g.id : "update game " + g.id);
         return true;
     }

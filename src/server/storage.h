@@ -94,6 +94,11 @@ struct StoredGame {
     std::string adjournment;
     std::int64_t deadline_ms = 0;
     std::int64_t arbiter_resume_ms = 0;
+    // R14 (issue 13): what happens to a side that does not make its first move in time.
+    // "": the online default, the game is aborted; "forfeit": an event's board, the side
+    // loses by forfeit; "forfeit-host-white" / "forfeit-host-black": a simul's board, the
+    // same, with the host (who walks from board to board) given unstarted_abort_ms.
+    std::string first_move;
     // P23: the ratings this game changed (read from the ratings tables, not the row);
     // a write that carries it stores it unless the game's ratings are stored already.
     std::optional<GameRating> rating;

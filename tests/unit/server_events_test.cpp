@@ -53,7 +53,7 @@ struct EventsP20 : ::testing::Test {
         };
         e.levels_json = [] { return std::string(R"({"v":1,"levels":[]})"); };
         e.on_live_game = [this](const LiveGame& g) {
-            if (events && g.over) events->on_game_over(g);
+            if (events && deliver_results && g.over) events->on_game_over(g);
         };
         e.inline_writes = true;
         return e;
@@ -164,6 +164,40 @@ struct EventsP20 : ::testing::Test {
         return json();
     }
     std::int64_t current_id = 0;
+    bool deliver_results = true;  // false: the hub's report is lost (a stop between the two writes)
+
+    // A stop and a start of the server, in serve's order: the stores, the hub, the
+    // events, the hub's games resumed, then the results the events missed.
+    void restart() {
+        events.reset();
+        hub.reset();
+        storage.reset();
+        storage = std::move(Storage::open(db_path).value());
+        hub = std::make_unique<Hub>(env(), storage.get());
+        events = std::move(EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; }).value());
+        deliver_results = true;
+        ASSERT_TRUE(hub->resume_from_storage().ok());
+        recovered = events->recover_results();
+    }
+    int recovered = -1;
+    // An account's rating in a class, stored as a rated game's would be (P23).
+    void seed_rating(const std::string& game_id, const Account& a, const Account& b, const std::string& cls, double ra,
+                     double rb) {
+        GameWrite w;
+        w.kind = GameWrite::INSERT_GAME;
+        w.game.id = game_id;
+        w.game.status = "resign";
+        w.game.result = "1-0";
+        w.game.time_control = "5+3";
+        GameRating r;
+        r.rating_class = cls;
+        r.side[0].account = a.id;
+        r.side[0].after = StoredRating{cls, ra, 60, 0.06, 20, 1};
+        r.side[1].account = b.id;
+        r.side[1].after = StoredRating{cls, rb, 60, 0.06, 20, 1};
+        w.game.rating = r;
+        ASSERT_TRUE(storage->write(w).ok());
+    }
 };
 
 json mv(const char* uci) { return {{"t", "move"}, {"uci", uci}}; }
@@ -427,7 +461,7 @@ TEST_F(EventsP20, BadInputIsAnErrorNamingTheField_P20) {
     EXPECT_EQ(call("GET", path(id, "rounds"), json(), &organiser).status, 405);
 }
 
-TEST_F(EventsP20, AnAbortedGameWaitsForTheOrganiserAndTheEventSurvivesARestart_P20) {
+TEST_F(EventsP20, AnEventGameIsNotAbortedTheOrganisersResultStandsAndTheEventSurvivesARestart_P20_R14) {
     current_id = create({{"name", "Online"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "3+2"}});
     const auto id = current_id;
     for (int i = 0; i < 2; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
@@ -436,11 +470,167 @@ TEST_F(EventsP20, AnAbortedGameWaitsForTheOrganiserAndTheEventSurvivesARestart_P
     play(board, {{{"t", "abort"}, {"by", "white"}}}, board["white"]["name"], board["black"]["name"]);
     json after = get(id);
     EXPECT_EQ(after["pairings"][0]["boards"][0]["result"], "");
-    EXPECT_EQ(after["pairings"][0]["boards"][0]["note"], "aborted");
+    EXPECT_FALSE(after["pairings"][0]["boards"][0].contains("note"));
+    EXPECT_EQ(json::parse(hub->state_json(board["game"]).value())["game"]["status"], "ongoing");
     result(id, 1, 1, "+-");
+    // The game's own end later does not overwrite the organiser's result.
+    now += 60'000;
+    hub->on_timer(board["game"]);
+    EXPECT_EQ(json::parse(hub->state_json(board["game"]).value())["game"]["status"], "forfeit");
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][0]["result"], "+-");
     const std::string before = call("GET", path(id), json(), nullptr).body;
     events.reset();
     events = std::move(EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; }).value());
     EXPECT_EQ(call("GET", path(id), json(), nullptr).body, before);
     EXPECT_EQ(json::parse(call("GET", "/api/v1/events", json(), nullptr).body)["events"][0]["id"], id);
+}
+
+// Issue 13: a game that ended in the hub whose result never reached the event (a stop
+// between the two writes) gets its result at the next start; a game still waiting for
+// its first move has its whole first-move time again after the restart (R14).
+TEST_F(EventsP20, ResultsOfGamesThatEndedBeforeARestartReachTheirBoards_P20_R14) {
+    current_id = create({{"name", "Restart"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "3+2"}});
+    const auto id = current_id;
+    for (int i = 0; i < 4; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    json e = start(id);
+    const json b1 = e["pairings"][0]["boards"][0], b2 = e["pairings"][0]["boards"][1];
+    deliver_results = false;
+    play(b1, {mv("e2e4"), mv("e7e5"), {{"t", "resign"}, {"by", "black"}}}, b1["white"]["name"], b1["black"]["name"]);
+    EXPECT_EQ(json::parse(hub->state_json(b1["game"]).value())["game"]["status"], "resignation");
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][0]["result"], "") << "the report was lost";
+    now += 50'000;  // board 2 waits for White's first move
+    restart();
+    EXPECT_EQ(recovered, 1);
+    json after = get(id);
+    EXPECT_EQ(after["pairings"][0]["boards"][0]["result"], "1-0");
+    EXPECT_EQ(after["pairings"][0]["boards"][1]["result"], "");
+    // Board 2: the 50 s before the stop do not count; 60 s after the start do.
+    now += 59'999;
+    hub->on_timer(b2["game"]);
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][1]["result"], "");
+    now += 1;
+    hub->on_timer(b2["game"]);
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][1]["result"], "-+");
+    // A second start finds nothing more to do, and the result is kept.
+    restart();
+    EXPECT_EQ(recovered, 0);
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][0]["result"], "1-0");
+}
+
+// R14 on an event's board (docs/events.md): the side to move that has not made its
+// first move within the hub's first-move time loses by forfeit (White with no move:
+// -+; Black with no reply: +-); the board is never aborted; the TRF has the forfeit
+// codes and the standings count the point.
+TEST_F(EventsP20, NoFirstMoveInTimeLosesByForfeitAndIsNeverAborted_R14) {
+    current_id = create({{"name", "R14"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "3+2"}});
+    const auto id = current_id;
+    for (int i = 0; i < 4; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    json e = start(id);
+    const json b1 = e["pairings"][0]["boards"][0], b2 = e["pairings"][0]["boards"][1];
+    // Neither may abort: the board stays to be played.
+    EXPECT_EQ(json::parse(hub->state_json(b1["game"]).value())["game"]["can_abort"], false);
+    play(b1, {{{"t", "abort"}, {"by", "white"}}}, b1["white"]["name"], b1["black"]["name"]);
+    EXPECT_EQ(json::parse(hub->state_json(b1["game"]).value())["game"]["status"], "ongoing");
+    now += 20'000;
+    play(b2, {mv("e2e4")}, b2["white"]["name"], b2["black"]["name"]);  // Black's time starts now
+    now += 40'000;  // 60 s since the start: White of board 1 has not moved
+    hub->on_timer(b1["game"]);
+    hub->on_timer(b2["game"]);
+    json after = get(id);
+    EXPECT_EQ(after["pairings"][0]["boards"][0]["result"], "-+");
+    EXPECT_EQ(after["pairings"][0]["boards"][1]["result"], "") << "Black of board 2 has 20 s left";
+    EXPECT_FALSE(after["pairings"][0]["boards"][0].contains("note"));
+    now += 20'000;
+    hub->on_timer(b2["game"]);
+    after = get(id);
+    EXPECT_EQ(after["pairings"][0]["boards"][1]["result"], "+-");
+    json g1 = json::parse(hub->state_json(b1["game"]).value())["game"];
+    EXPECT_EQ(g1["status"], "forfeit");
+    EXPECT_EQ(g1["result"], "0-1");
+    // The TRF: forfeits (+ and -), and the standings count a point for each winner.
+    auto t = club::read_trf(call("GET", path(id, "trf"), json(), nullptr).body).value();
+    const int w1 = b1["white"]["rank"], k1 = b1["black"]["rank"], w2 = b2["white"]["rank"], k2 = b2["black"]["rank"];
+    EXPECT_EQ(t.find(w1)->round(1).result, club::ResultCode::FORFEIT_LOSS);
+    EXPECT_EQ(t.find(k1)->round(1).result, club::ResultCode::FORFEIT_WIN);
+    EXPECT_EQ(t.find(w2)->round(1).result, club::ResultCode::FORFEIT_WIN);
+    EXPECT_EQ(t.find(k2)->round(1).result, club::ResultCode::FORFEIT_LOSS);
+    for (const json& s : after["standings"]) {
+        const int rank = s["rank"];
+        EXPECT_DOUBLE_EQ(s["points"].get<double>(), rank == k1 || rank == w2 ? 1.0 : 0.0) << rank;
+    }
+    // As in lichess's Swiss, who lost so is withdrawn from the next round on: round 2
+    // pairs the two others; a withdrawn player may join again for a later round.
+    for (const json& p : after["players"]) {
+        const int rank = p["rank"];
+        EXPECT_EQ(p["withdrawn_from"], rank == w1 || rank == k2 ? 2 : 0) << rank;
+    }
+    json r2 = start(id);
+    EXPECT_EQ(r2["current_round"], 2);
+    ASSERT_EQ(r2["pairings"][1]["boards"].size(), 1u);
+    const json& only = r2["pairings"][1]["boards"][0];
+    EXPECT_EQ((std::set<int>{only["white"]["rank"].get<int>(), only["black"]["rank"].get<int>()}), (std::set<int>{k1, w2}));
+    auto t2 = club::read_trf(call("GET", path(id, "trf"), json(), nullptr).body).value();
+    EXPECT_EQ(t2.find(w1)->round(2).result, club::ResultCode::ZERO_BYE);
+    std::string w1_name;
+    for (const json& p : after["players"])
+        if (p["rank"] == w1) w1_name = p["name"];
+    EXPECT_EQ(call("POST", path(id, "join"), json::object(), &account_named(w1_name)).status, 200);
+    EXPECT_EQ(get(id)["players"][std::size_t(w1 - 1)]["withdrawn_from"], 0);
+}
+
+// R14 in a round-robin: the forfeit stands, but the schedule is fixed: nobody is
+// withdrawn for it (C.05: a withdrawal forfeits every remaining game).
+TEST_F(EventsP20, NoFirstMoveInARoundRobinIsAForfeitWithoutWithdrawal_R14_C05) {
+    current_id = create({{"name", "RR R14"}, {"system", "round-robin"}, {"time_control", "3+2"}});
+    const auto id = current_id;
+    for (int i = 0; i < 4; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    json e = start(id);
+    const json b1 = e["pairings"][0]["boards"][0];
+    now += 60'000;
+    hub->on_timer(b1["game"]);
+    json after = get(id);
+    EXPECT_EQ(after["pairings"][0]["boards"][0]["result"], "-+");
+    for (const json& p : after["players"]) EXPECT_EQ(p["withdrawn_from"], 0);
+}
+
+// Starting ranks by rating (C.04.2): each player's rating in the event's class (5+3:
+// blitz) when round 1 starts, highest first, unrated (no blitz game: 0) last, ties by
+// name; the ratings in the TRF's rating column.
+TEST_F(EventsP20, StartingRanksByRatingInTheEventsClassThenByName_C04_2_P23) {
+    seed_rating("seed1", players[0], players[1], "blitz", 1400.4, 1800.2);
+    seed_rating("seed2", players[2], organiser, "blitz", 1799.6, 1500);
+    seed_rating("seed3", players[4], organiser, "rapid", 2000, 1500);  // not the event's class
+    const auto id = create({{"name", "Seeded"}, {"system", "swiss"}, {"rounds", 3}, {"time_control", "5+3"}, {"mode", "otb"}});
+    for (int i = 0; i < 5; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    EXPECT_EQ(get(id)["players"][0]["rating"], 0) << "ratings are read when the event starts";
+    json e = start(id);
+    std::vector<std::pair<std::string, int>> order;
+    for (const json& p : e["players"]) order.emplace_back(p["name"], p["rating"]);
+    const std::vector<std::pair<std::string, int>> expected = {
+        {"Player2", 1800}, {"Player3", 1800}, {"Player1", 1400}, {"Player4", 0}, {"Player5", 0}};
+    EXPECT_EQ(order, expected);
+    for (std::size_t i = 0; i < e["players"].size(); ++i) EXPECT_EQ(e["players"][i]["rank"], int(i) + 1);
+    auto t = club::read_trf(call("GET", path(id, "trf"), json(), nullptr).body).value();
+    for (const auto& [name, rating] : expected) {
+        bool seen = false;
+        for (const club::Player& p : t.players)
+            if (p.name == name) {
+                seen = true;
+                EXPECT_EQ(p.rating, rating) << name;
+            }
+        EXPECT_TRUE(seen) << name;
+    }
+    // Round 1: the upper half (ranks 1-2) against the lower half (3-5, 5 has the bye).
+    const json& boards = e["pairings"][0]["boards"];
+    std::set<std::set<int>> pairs;
+    for (const json& b : boards)
+        if (!b["black"].is_null()) pairs.insert({b["white"]["rank"].get<int>(), b["black"]["rank"].get<int>()});
+    EXPECT_EQ(pairs, (std::set<std::set<int>>{{1, 3}, {2, 4}}));
+    // A late entry has its rating as it enters.
+    for (const json& b : boards)
+        if (!b["black"].is_null()) result(id, 1, b["board"], "1-0");
+    seed_rating("seed4", players[5], organiser, "blitz", 1650, 1500);
+    call("POST", path(id, "join"), json::object(), &players[5]);
+    EXPECT_EQ(get(id)["players"][5]["rating"], 1650);
+    EXPECT_EQ(get(id)["players"][5]["rank"], 6);
 }

@@ -409,3 +409,80 @@ TEST_F(SimulFixture, P18RobotsFillBoardsAndTheSimulIsPlayedToTheEnd) {
     EXPECT_EQ(end["simul"]["summary"]["draws"], 0);
     EXPECT_DOUBLE_EQ(end["simul"]["summary"]["score"].get<double>(), 2.0);
 }
+
+// Issue 13: a board whose game ended while the simul service was not told (stopped,
+// or a stop between the hub's write and the simul's) gets its result when the server
+// starts again and the simul is read back.
+TEST_F(SimulFixture, P18ResultsOfGamesThatEndedBeforeARestartReachTheBoards) {
+    const std::string id = create({{"name", "Restart"}, {"color", "white"}, {"time_control", "5+3"}, {"max_boards", 2}});
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &anna), 201);
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &carl), 201);
+    json started = ok(call("POST", "/api/v1/simuls/" + id + "/start", json::object(), &host));
+    const std::string g1 = started["simul"]["boards"][0]["game"], g2 = started["simul"]["boards"][1]["game"];
+    const std::string h1 = started["you"]["seats"][g1];
+    const std::string a1 = get(id, &anna)["you"]["seat"];
+    simuls.reset();  // the hub's reports of board 1 go nowhere
+    move(g1, h1, "e2e4");
+    move(g1, a1, "e7e5");
+    play(g1, a1, {{"v", 1}, {"t", "resign"}});
+    // The server stops and starts: the stores, the hub's games, then the simuls.
+    hub.reset();
+    store.reset();
+    storage.reset();
+    storage = std::move(Storage::open(db_path).value());
+    hub = std::make_unique<Hub>(hub_env(), storage.get());
+    ASSERT_TRUE(hub->resume_from_storage().ok());
+    store = std::move(SimulStore::open(db_path).value());
+    simuls = std::make_unique<SimulService>(simul_env(), store.get());
+    ASSERT_EQ(simuls->load().value(), 1);
+    json s = get(id)["simul"];
+    EXPECT_EQ(s["boards"][0]["result"], "1-0");
+    EXPECT_EQ(s["boards"][0]["status"], "over");
+    EXPECT_EQ(s["boards"][1]["status"], "playing");
+    EXPECT_EQ(s["summary"]["wins"], 1);
+    EXPECT_EQ(s["status"], "started");
+    (void)g2;
+}
+
+// R14 on a simul's boards: the player who does not make a first move within the hub's
+// first-move time loses by forfeit; the host, who walks from board to board, has the
+// hub's unstarted time (an hour) for each first move and then loses the same way; no
+// board is aborted.
+TEST_F(SimulFixture, P18R14NoFirstMoveLosesByForfeitTheHostHasTheLongerLimit) {
+    const std::string id = create({{"name", "R14"}, {"color", "alternate"}, {"time_control", "5+3"}, {"max_boards", 2}});
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &anna), 201);
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &carl), 201);
+    json started = ok(call("POST", "/api/v1/simuls/" + id + "/start", json::object(), &host));
+    const std::string g1 = started["simul"]["boards"][0]["game"], g2 = started["simul"]["boards"][1]["game"];
+    const std::string h1 = started["you"]["seats"][g1];
+    // Board 1: the host is White; board 2: carl is White. Nobody may abort.
+    {
+        auto c = std::make_shared<Collector>();
+        auto seat = hub->connect(g1, h1, c);
+        ASSERT_TRUE(seat.ok());
+        hub->handle_message(g1, *seat, R"({"v":1,"t":"abort"})", *c);
+        EXPECT_EQ(c->messages.back()["t"], "error");
+        hub->disconnect(g1, c.get());
+    }
+    now += 59'999;
+    hub->on_timer(g1);
+    hub->on_timer(g2);
+    EXPECT_EQ(get(id)["simul"]["boards"][1]["status"], "playing");
+    now += 1;
+    hub->on_timer(g1);
+    hub->on_timer(g2);
+    json s = get(id)["simul"];
+    EXPECT_EQ(s["boards"][1]["result"], "0-1") << "carl did not move: the host (Black) wins by forfeit";
+    EXPECT_EQ(game_state(g2)["status"], "forfeit");
+    EXPECT_EQ(s["boards"][0]["status"], "playing") << "the host has longer";
+    now += 3'600'000 - 60'000 - 1;
+    hub->on_timer(g1);
+    EXPECT_EQ(get(id)["simul"]["boards"][0]["status"], "playing");
+    now += 1;
+    hub->on_timer(g1);
+    s = get(id)["simul"];
+    EXPECT_EQ(s["boards"][0]["result"], "0-1") << "the host did not move on board 1: anna wins by forfeit";
+    EXPECT_EQ(s["summary"]["wins"], 1);
+    EXPECT_EQ(s["summary"]["losses"], 1);
+    EXPECT_EQ(s["status"], "finished");
+}

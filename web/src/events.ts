@@ -14,7 +14,7 @@ interface Side { rank: number; name: string }
 interface Board { board: number; white: Side; black: Side | null; result: string; game?: string; seat?: string; note?: string }
 interface RoundView { round: number; started_ms: number; boards: Board[]; half_point_byes: number[] }
 interface Standing { place: number; rank: number; name: string; points: number; tiebreaks: number[] }
-interface EventPlayer { rank: number; name: string; withdrawn_from: number; byes: number[]; points: number }
+interface EventPlayer { rank: number; name: string; rating: number; withdrawn_from: number; byes: number[]; points: number }
 interface EventSummary {
   id: number; name: string; organiser: string; system: string; rounds: number; time_control: string; rated: boolean;
   mode: 'online' | 'otb'; status: 'registration' | 'running' | 'finished'; current_round: number; players: number;
@@ -248,7 +248,8 @@ export class EventView {
     return h('section.event-players', { 'aria-labelledby': 'event-players-title' },
       h('h2', { id: 'event-players-title' }, t('evPlayers'), ' ', h('span.muted', `(${e.players.length})`)),
       e.players.length ? h('ol.event-player-list', e.players.map((p) => h('li', { value: p.rank },
-        playerName(p.name), p.withdrawn_from ? h('span.muted', ` (${t('evWithdrawn')})`) : null)))
+        playerName(p.name), p.rating ? h('span.muted', { 'data-rating': p.rating }, ` ${p.rating}`) : null,
+        p.withdrawn_from ? h('span.muted', ` (${t('evWithdrawn')})`) : null)))
         : h('p', t('evNoPlayers')));
   }
 }

@@ -26,7 +26,7 @@ import { onSettings, settings } from './settings';
 import { account, accountView, loadAccount, onAccount } from './account';
 import { profileView } from './profile';
 import { EventsView, EventView } from './events';
-import { SimulView, simulListView } from './simul';
+import { SimulListView, SimulView } from './simul';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -76,7 +76,7 @@ function route() {
   } else if (/^\/event\/\d+$/.test(path)) {
     view = new EventView(app, path.slice('/event/'.length));
   } else if (path === '/simuls') {
-    simulListView(app);
+    view = new SimulListView(app);
   } else if (path.startsWith('/simul/')) {
     view = new SimulView(app, decodeURIComponent(path.slice('/simul/'.length)));
   } else if (path === '/games') {

@@ -1,4 +1,4 @@
-// Simultaneous exhibitions (P18; docs/protocol.md "Simuls"): the list and the form to
+// Simultaneous exhibitions (P18; docs/protocol.md "Simuls"): the live list and the form to
 // create one (#/simuls), and one simul (#/simul/ID): before the start its players,
 // after it the host's every board (each a game socket with the host's seat), the one
 // being played large, "next board where it is my move" (button and the N key), and
@@ -70,21 +70,37 @@ const boardName = (b: { name: string; robot: number }) => (b.robot ? t('levelN',
 
 // --- The list and the form ------------------------------------------------------------------
 
-export function simulListView(mount: HTMLElement) {
-  const list = h('div.simul-list', h('p.empty', '…'));
-  const signedIn = account() !== null;
-  clear(mount, h('main.lobby-screen.simul-screen',
-    h('h1', t('simuls')),
-    h('p.hint', t('simulIntro')),
-    h('section', h('h2', t('simulList')), list),
-    h('section', h('h2', t('simulCreate')), signedIn ? createForm() : h('p', h('a', { href: '#/account/signin' }, t('simulSignInToHost'))))));
-  void call<{ simuls: ListEntry[] }>('GET', '/api/v1/simuls').then((r) => {
-    clear(list, r.simuls.length === 0 ? h('p.empty', t('simulNone')) : h('table.seek-table',
-      h('thead', h('tr', h('th', t('simulName')), h('th', t('simulHost')), h('th', t('timeControl')), h('th', t('simulPlayers')), h('th', t('simulStatus')))),
-      h('tbody', r.simuls.map((s) => h('tr', { 'data-simul': s.id },
-        h('td', h('a', { href: `#/simul/${encodeURIComponent(s.id)}` }, s.name)), h('td', playerName(s.host)), h('td', s.time_control),
-        h('td', `${s.players}/${s.max_boards}`), h('td', t(`simul_${s.status}` as 'simul_open')))))));
-  }).catch(fail);
+// The list is live: it is read again every few seconds while the page is open (and
+// visible), so that new simuls, entries and starts show without a reload.
+const LIST_EVERY_MS = 4000;
+export class SimulListView {
+  private readonly list = h('div.simul-list', h('p.empty', '…'));
+  private timer = 0;
+  private shown = '';
+  constructor(mount: HTMLElement) {
+    const signedIn = account() !== null;
+    clear(mount, h('main.lobby-screen.simul-screen',
+      h('h1', t('simuls')),
+      h('p.hint', t('simulIntro')),
+      h('section', h('h2', t('simulList')), this.list),
+      h('section', h('h2', t('simulCreate')), signedIn ? createForm() : h('p', h('a', { href: '#/account/signin' }, t('simulSignInToHost'))))));
+    this.refresh(true);
+    this.timer = window.setInterval(() => { if (!document.hidden) this.refresh(false); }, LIST_EVERY_MS);
+  }
+  destroy() { window.clearInterval(this.timer); this.timer = 0; }
+  private refresh(first: boolean) {
+    void call<{ simuls: ListEntry[] }>('GET', '/api/v1/simuls').then((r) => {
+      if (!this.timer && !first) return; // left meanwhile
+      const text = JSON.stringify(r.simuls);
+      if (text === this.shown) return; // unchanged: no redraw (keeps focus and selection)
+      this.shown = text;
+      clear(this.list, r.simuls.length === 0 ? h('p.empty', t('simulNone')) : h('table.seek-table',
+        h('thead', h('tr', h('th', t('simulName')), h('th', t('simulHost')), h('th', t('timeControl')), h('th', t('simulPlayers')), h('th', t('simulStatus')))),
+        h('tbody', r.simuls.map((s) => h('tr', { 'data-simul': s.id, 'data-status': s.status },
+          h('td', h('a', { href: `#/simul/${encodeURIComponent(s.id)}` }, s.name)), h('td', playerName(s.host)), h('td', s.time_control),
+          h('td', `${s.players}/${s.max_boards}`), h('td', t(`simul_${s.status}` as 'simul_open')))))));
+    }).catch((e) => { if (first) fail(e); });
+  }
 }
 
 function createForm(): HTMLElement {

@@ -90,6 +90,11 @@ test('P18: a host plays two boards of a simul, jumps to the next board, and the 
   await waitPly(players[0], 3);
   await move(players[1], 'd7', 'd5');  // both have moved: a game to resign, not to abort
   await host.waitForSelector(`.simul-cell.my-turn[data-game="${g2}"]`);
+  // Clicking a small board selects it for play, as on lichess: the host plays 2.c4 there.
+  await host.click(`.simul-cell[data-game="${g2}"]`);
+  await host.waitForSelector(`.simul-big[data-game="${g2}"]`);
+  await hostMove(host, 'c2', 'c4');
+  await waitPly(players[1], 3);
 
   // The players' game view links back to the simul; both resign.
   for (const p of players) {
@@ -105,4 +110,27 @@ test('P18: a host plays two boards of a simul, jumps to the next board, and the 
   await assertAccessible(host, 'the host\'s boards and the results');
   await players[1].click('[data-action=back-to-simul]');
   await players[1].waitForSelector('.simul-summary[data-summary="+2 -0 =0"]');
+});
+
+test('P18: the list of simuls is live: a new simul and its entries show without a reload', async () => {
+  const viewer = await newPage(browser, server.url + '/#/simuls');
+  await viewer.waitForSelector('.simul-list :is(table, p.empty)');
+  const host = await newPage(browser, server.url + '/');
+  const name = `Live${Date.now() % 100000}`;
+  const signup = await host.request.post(`${server.url}/api/v1/account/signup`,
+    { data: { name, password: 'simul-password-1' }, headers: { 'content-type': 'application/json' } });
+  assert.equal(signup.status(), 201, await signup.text());
+  const made = await host.request.post(`${server.url}/api/v1/simuls`,
+    { data: { name: 'Live list', color: 'white', time_control: '5+3', max_boards: 4 }, headers: { 'content-type': 'application/json' } });
+  assert.equal(made.status(), 201, await made.text());
+  const id = (await made.json()).simul.id;
+  const row = `tr[data-simul="${id}"]`;
+  await viewer.waitForSelector(row, { timeout: 10000 });
+  assert.equal((await viewer.locator(`${row} td`).nth(3).textContent()).trim(), '0/4');
+  const joined = await fetch(`${server.url}/api/v1/simuls/${id}/join`,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Walk-in' }) });
+  assert.equal(joined.status, 201, await joined.text());
+  await viewer.waitForFunction((sel) => document.querySelector(sel)?.children[3]?.textContent?.trim() === '1/4', `${row}`, { timeout: 10000 });
+  await viewer.context().close();
+  await host.context().close();
 });
