@@ -1,87 +1,116 @@
 #!/bin/bash
-# Outpost — measures the Elo of each playing level (SPEC P3, E2) with `outpost match`:
-# levels 4-9 and full strength against Stockfish's UCI_LimitStrength ladder (Debian's
-# stockfish, UCI_Elo 1350-2850), levels 3, 2 and 1 each against the level above it
-# once that one is measured. Prints one line per level: the opponent, the score,
-# the Elo difference with its 95% error and the level's Elo.
+# Outpost — measures the Elo of every playing level (SPEC P3, E2; issue 10) on one
+# scale, with `outpost match` playing the games and bench/engine/fit_elo.py fitting
+# all of them at once.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Usage: bench/engine/levels.sh [GAMES] [TC] [OUTPOST_BINARY]
-#   GAMES  games per level (default 20; each opening twice, colours swapped)
-#   TC     time control (default 10+0.1)
-# Environment: CONCURRENCY (default 2), LEVELS (default "4 5 6 7 8 9 10 3 2 1"),
-#   OUTDIR (PGNs and logs, default /tmp/outpost-levels), STOCKFISH (/usr/games/stockfish),
-#   ELO_N (a level's Elo measured in an earlier run, for the levels below it),
-#   OPPONENT_ELO_N (the UCI_Elo of Stockfish against level N, instead of its target),
-#   SEED (the opening order; default the level, so that a rerun replays the games).
-# Caveat: Stockfish calibrates UCI_Elo at longer time controls than 10+0.1, where its
-# limited levels are stronger; at 10+0.1 the ladder is softer and the Elos printed
-# here lean high.
+# Usage: bench/engine/levels.sh [OUTPOST_BINARY]
+#
+# Phases (PHASES, default "chain ladder drift anchors"); a match whose PGN is already
+# in OUTDIR is not played again, so a run can be resumed or extended:
+#   chain    level N against level N+1, N = 1..9 (CHAIN_GAMES each, default 40) at TC:
+#            shows that every level beats the one below it, and by how much.
+#   ladder   levels LADDER (default "4 5 6 7 8 9") against Stockfish's
+#            UCI_LimitStrength (LADDER_GAMES each, default 24) at TC: at the level's
+#            design Elo, or at the Elo given as N:ELO ("6:1600"), clamped to 1350-2850.
+#   drift    each level of DRIFT (default "6") against the same Stockfish UCI_Elo as
+#            in the ladder, at DRIFT_TC (default 60+0.6), DRIFT_GAMES (default 24).
+#   anchors  full strength against Glaurung 2.2 and Toga II 3.0 (ANCHOR_GAMES each,
+#            default 30) at TC: ties the top to engines with published CCRL ratings.
+# TC defaults to 10+0.1. Levels 1-9 stop at a node budget well below what a 10+0.1
+# clock allows, so they play the same at every time control; that is what lets the
+# drift phase measure the Stockfish ladder itself: the level is the same player at
+# both speeds, so any change in its score is the ladder's.
+#
+# The scale: Stockfish documents UCI_Elo as calibrated at 60+0.6 and anchored to CCRL
+# 40/4. The fit anchors the Stockfish players of the drift phase at their UCI_Elo,
+# and the 10+0.1 Stockfish players at their UCI_Elo plus one offset, the ladder's
+# drift, which the fit estimates with everything else. Glaurung and Toga are not
+# anchored: their fitted Elos are printed next to their CCRL ratings as a check.
+#
+# Environment: OUTDIR (default /tmp/outpost-levels), CONCURRENCY (default 2),
+#   STOCKFISH (/usr/games/stockfish), GLAURUNG (/usr/games/glaurung),
+#   TOGA (/usr/games/toga2), SEED (default 1). Needs: apt-get install -y stockfish
+#   glaurung toga2.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-games=${1:-20}
-tc=${2:-10+0.1}
-outpost=${3:-$here/../../build/src/app/outpost}
-stockfish=${STOCKFISH:-/usr/games/stockfish}
+outpost=${1:-$here/../../build/src/app/outpost}
 outdir=${OUTDIR:-/tmp/outpost-levels}
+tc=${TC:-10+0.1}
+drift_tc=${DRIFT_TC:-60+0.6}
+stockfish=${STOCKFISH:-/usr/games/stockfish}
 openings=${OPENINGS:-$here/../../tests/data/openings/outpost-balanced.epd}
 mkdir -p "$outdir"
-declare -A elo
-# The Elo the engine gives a level (measured, or its design target), to choose an
-# opponent close in strength; full strength meets the top of the ladder.
+
+# The design Elo of a level (the `target` of its row in src/engine/skill.cpp), as
+# the engine reports it.
 description=$(echo uci | "$outpost" uci | grep "Playing level" || true)
 target() {
   local e
-  e=$(echo "$description" | grep -o " $1=~\?[0-9]*" | grep -o "[0-9]*$" || true)
-  if [ -z "$e" ] || [ "$1" -eq 10 ]; then e=2850; fi
+  e=$(echo "$description" | grep -o "[ (]$1=~\?[0-9]*" | grep -o "[0-9]*$" || true)
+  [ -n "$e" ] || e=1500
   echo "$e"
 }
-
-run() {  # level opponent-args... -> sets diff, err, score
-  local level=$1; shift
-  local log="$outdir/level$level.log"
-  "$outpost" match \
-      -engine cmd="$outpost" arg=uci name="Level$level" option.Level="$level" option.Hash=16 \
-      "$@" \
-      -each tc="$tc" option.Threads=1 timemargin=200 \
-      -openings file="$openings" format=epd order=random \
-      -games 2 -repeat -rounds $((games / 2)) -concurrency "${CONCURRENCY:-2}" -seed "${SEED:-$level}" \
-      -resign movecount=4 score=1000 -draw movenumber=40 movecount=8 score=10 \
-      -pgnout "$outdir/level$level.pgn" >"$log" 2>&1
-  score=$(grep "^Score of" "$log" | tail -n 1 | sed 's/^Score of [^:]*: //')
-  diff=$(sed -n 's/^Elo difference: \([-0-9.inf]*\) +\/- \([0-9.inf]*\).*/\1/p' "$log" | tail -n 1)
-  err=$(sed -n 's/^Elo difference: \([-0-9.inf]*\) +\/- \([0-9.inf]*\).*/\2/p' "$log" | tail -n 1)
+# The Stockfish UCI_Elo that level N meets: N:ELO in LADDER, else its design Elo.
+ladder_elo() {
+  local entry
+  for entry in ${LADDER:-}; do
+    if [ "${entry%%:*}" = "$1" ] && [ "${entry#*:}" != "$entry" ]; then echo "${entry#*:}"; return; fi
+  done
+  target "$1"
+}
+level() { echo "-engine cmd=$outpost arg=uci name=Level$1 option.Level=$1 option.Hash=16"; }
+stockfish_at() {  # elo tc
+  local e=$(( $1 < 1350 ? 1350 : $1 > 2850 ? 2850 : $1 ))
+  echo "-engine cmd=$stockfish name=SF$e@$2 tc=$2 option.UCI_LimitStrength=true option.UCI_Elo=$e option.Hash=16"
 }
 
-printf '%-6s %-28s %-26s %-18s %s\n' level opponent "score (W - L - D)" "Elo difference" "level Elo"
-for level in ${LEVELS:-4 5 6 7 8 9 10 3 2 1}; do
-  if [ "$level" -ge 4 ]; then
-    t=$(target "$level")
-    sf=$(( t < 1350 ? 1350 : t > 2850 ? 2850 : t ))
-    sf=$(eval echo "\${OPPONENT_ELO_$level:-$sf}")  # an opponent chosen by hand
-    run "$level" -engine cmd="$stockfish" name="SF$sf" option.UCI_LimitStrength=true option.UCI_Elo="$sf"
-    opponent="Stockfish UCI_Elo $sf"
-    base=$sf
-  else
-    above=$((level + 1))
-    base=${elo[$above]:-}
-    [ -n "$base" ] || base=$(eval echo "\${ELO_$above:-}")  # measured in an earlier run
-    if [ -z "$base" ]; then echo "level $level: level $above is not measured yet"; continue; fi
-    run "$level" -engine cmd="$outpost" arg=uci name="Level$above" option.Level="$above" option.Hash=16
-    opponent="level $above (measured $base)"
-  fi
-  case "$diff" in
-    "") elo[$level]=""; shown="no result (see $outdir/level$level.log)" ;;
-    *inf*)
-      # All won or all lost: an estimate from the score with half a point moved to the
-      # other side ((points + 0.5) / (games + 1)), marked as a bound.
-      read -r w l d < <(echo "$score" | sed 's/^\([0-9]*\) - \([0-9]*\) - \([0-9]*\).*/\1 \2 \3/')
-      n=$((w + l + d))
-      p=$(echo "($w + $d / 2 + 0.5) / ($n + 1)" | bc -l)
-      bound=$(printf '%.0f' "$(echo "-400 * l(1 / $p - 1) / l(10)" | bc -l)")
-      elo[$level]=$((base + bound))
-      if [ "$w" -eq 0 ]; then shown="< ${elo[$level]}"; else shown="> ${elo[$level]}"; fi ;;
-    *) elo[$level]=$(printf '%.0f' "$(echo "$base + $diff" | bc -l)"); shown=${elo[$level]} ;;
+play() {  # name games tc engine-args...
+  local name=$1 games=$2 t=$3; shift 3
+  local pgn="$outdir/$name.pgn"
+  if [ -s "$pgn" ]; then echo "$name: already played ($pgn)"; return; fi
+  # shellcheck disable=SC2068
+  "$outpost" match $@ \
+      -each tc="$t" option.Threads=1 timemargin=200 \
+      -openings file="$openings" format=epd order=random \
+      -games 2 -repeat -rounds $((games / 2)) -concurrency "${CONCURRENCY:-2}" -seed "${SEED:-1}" \
+      -resign movecount=4 score=1000 -draw movenumber=40 movecount=8 score=10 \
+      -pgnout "$pgn.part" >"$outdir/$name.log" 2>&1
+  mv "$pgn.part" "$pgn"
+  echo "$name: $(grep '^Score of' "$outdir/$name.log" | tail -n 1)"
+}
+
+for phase in ${PHASES:-chain ladder drift anchors}; do
+  case $phase in
+    chain)
+      for n in 1 2 3 4 5 6 7 8 9; do
+        play "chain$n" "${CHAIN_GAMES:-40}" "$tc" "$(level "$n") $(level $((n + 1)))"
+      done ;;
+    ladder)
+      for entry in ${LADDER:-4 5 6 7 8 9}; do
+        n=${entry%%:*}
+        play "ladder$n" "${LADDER_GAMES:-24}" "$tc" "$(level "$n") $(stockfish_at "$(ladder_elo "$n")" "$tc")"
+      done ;;
+    drift)
+      for n in ${DRIFT:-6}; do
+        play "drift$n" "${DRIFT_GAMES:-24}" "$drift_tc" "$(level "$n") $(stockfish_at "$(ladder_elo "$n")" "$drift_tc")"
+      done ;;
+    anchors)
+      play anchor-glaurung "${ANCHOR_GAMES:-30}" "$tc" \
+        "$(level 10) -engine cmd=${GLAURUNG:-/usr/games/glaurung} name=Glaurung2.2 option.OwnBook=false option.Ponder=false option.Hash=16"
+      play anchor-toga "${ANCHOR_GAMES:-30}" "$tc" \
+        "$(level 10) -engine cmd=${TOGA:-/usr/games/toga2} name=TogaII3.0 option.OwnBook=false option.Ponder=false option.Hash=16" ;;
+    *) echo "levels.sh: unknown phase $phase (chain, ladder, drift, anchors)" >&2; exit 2 ;;
   esac
-  printf '%-6s %-28s %-26s %-18s %s\n' "$level" "$opponent" "$score" "${diff:-?} +/- ${err:-?}" "$shown"
 done
+
+# One fit of every game played so far.
+anchors=()
+for pgn in "$outdir"/*.pgn; do
+  grep -o '"SF[0-9]*@[^"]*"' "$pgn" || true
+done | sort -u | tr -d '"' | while read -r sf; do
+  e=${sf#SF}; e=${e%@*}
+  if [ "${sf#*@}" = "$drift_tc" ]; then echo "--anchor $sf=$e"; else echo "--offset-anchor $sf=$e"; fi
+done >"$outdir/anchors.txt"
+mapfile -t anchors < <(tr ' ' '\n' <"$outdir/anchors.txt")
+python3 "$here/fit_elo.py" "${anchors[@]}" "$outdir"/*.pgn | tee "$outdir/fit.txt"

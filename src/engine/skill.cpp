@@ -18,49 +18,53 @@ struct LevelRow {
 };
 
 // Levels 1-9; level 10 is the unrestricted engine. The target Elo of each row is
-// what the row was designed for; what was measured is in Measured below.
-// The first rows blunder as people do (oversights, natural-looking moves, a wide
-// choice); from level 6 on the handicap is mostly the horizon, and levels 8-9 are
-// the full search on a node budget (level 9 is close to full strength at blitz).
-// The rows were re-spaced on 2026-11-22 after a first measurement found the old
-// levels 4-8 between ~1100 and ~1700 against Stockfish's ladder (the choice among
-// candidates and the overlooked captures cost far more than designed), and again
-// at the bottom when the old levels 1-3 all measured below ~550: the old level 3 is
-// now level 1.
+// what the row was designed for (rounded from the last measurement); what was
+// measured is in Measured below.
+// Levels 1-6 blunder as people do (oversights, natural-looking moves, a choice among
+// several candidates, a short horizon); levels 7-9 are the full search on a node
+// budget, a quarter to a third of the one above. Every row stops at its node budget
+// long before a 10+0.1 clock would stop it (level 9: 75,000 nodes, under 0.1 s), so
+// a level plays the same at every time control; only level 10 grows with the clock.
+// Re-spaced on 2026-11-24 (issue 10): before, levels 8 and 9 were node budgets that
+// a blitz clock cut short, so 8, 9 and 10 played alike at 10+0.1.
 constexpr LevelRow Levels[9] = {
-    {3, 2000, 5, 130, 220, 40, 400, 500},
-    {3, 3000, 5, 110, 180, 35, 400, 750},
+    {2, 1000, 6, 170, 300, 50, 400, 600},
+    {3, 2000, 5, 130, 220, 40, 400, 750},
     {4, 6000, 5, 90, 140, 30, 400, 950},
-    {5, 15000, 4, 70, 100, 25, 500, 1250},
-    {8, 120000, 3, 32, 30, 15, 700, 1450},
-    {10, 200000, 2, 12, 5, 8, 800, 1700},
-    {12, 100000, 2, 5, 0, 4, 800, 2000},
-    {14, 400000, 1, 0, 0, 0, 1000, 2200},
-    {18, 1500000, 1, 0, 0, 0, 1000, 2400},
+    {5, 15000, 4, 70, 100, 25, 500, 1200},
+    {6, 40000, 3, 50, 60, 20, 600, 1450},
+    {8, 120000, 3, 32, 30, 15, 700, 1700},
+    {60, 8000, 1, 0, 0, 0, 1000, 1850},
+    {60, 25000, 1, 0, 0, 0, 1000, 2100},
+    {60, 75000, 1, 0, 0, 0, 1000, 2300},
 };
 
-// Measured by bench/engine/levels.sh: elo, 95% error, games, opponent. Zero games:
-// not measured. 2026-11-22, 20 games a level (40 for levels 8-9) at 10+0.1, one thread, balanced openings
-// with colours swapped, on the 2-core development machine. The scale is Stockfish
-// 15.1's UCI_Elo ladder at 10+0.1, which is stiffer than its labels (at this speed
-// the limited Stockfish is stronger than the Elo it is set to: full strength, which
-// beats Glaurung 2.2 by +272 +/- 52, scores 22% against UCI_Elo 2450). Levels 1-3
-// are chained down from level 4, so their errors add up.
+// Measured by bench/engine/levels.sh on 2026-11-24 (588 games, one thread each,
+// balanced openings with colours swapped, the 2-core development machine), fitted
+// together by bench/engine/fit_elo.py: elo, the half-width of its 95% bootstrap
+// interval, the games behind it, and its opponents.
+// - Each level played the next (40 games); levels 4-9 played Stockfish 15.1's
+//   UCI_LimitStrength (24 games) at 10+0.1; level 6 played the same Stockfish at
+//   60+0.6 (24 games); full strength played Glaurung 2.2 and Toga II 3.0 (30 each).
+// - The scale is Stockfish's UCI_Elo at 60+0.6, which Stockfish documents as
+//   calibrated there and anchored to CCRL 40/4. The 10+0.1 ladder was fitted as
+//   UCI_Elo plus one offset: +88 (95%: -62..+253).
+// - Full strength is measured at 10+0.1; at slower clocks it is stronger.
 struct Measurement {
     int elo, error, games;
     const char* against;
 };
 constexpr Measurement Measured[10] = {
-    {664, 469, 20, "level 2"},
-    {734, 437, 20, "level 3"},
-    {881, 393, 20, "level 4"},
-    {1182, 193, 20, "Stockfish UCI_Elo 1350"},
-    {1641, 218, 20, "Stockfish UCI_Elo 1450"},
-    {1983, 159, 20, "Stockfish UCI_Elo 2000"},
-    {2035, 145, 20, "Stockfish UCI_Elo 2000"},
-    {2278, 137, 40, "Stockfish UCI_Elo 2050"},
-    {2318, 105, 40, "Stockfish UCI_Elo 2150"},
-    {2235, 224, 20, "Stockfish UCI_Elo 2450"},
+    {582, 350, 40, "level 2"},
+    {746, 311, 80, "levels 1 and 3"},
+    {966, 286, 80, "levels 2 and 4"},
+    {1226, 192, 104, "levels 3 and 5, Stockfish UCI_Elo 1350"},
+    {1439, 165, 104, "levels 4 and 6, Stockfish UCI_Elo 1350"},
+    {1706, 135, 128, "levels 5 and 7, Stockfish UCI_Elo 1650 at 10+0.1 and 60+0.6"},
+    {1861, 172, 104, "levels 6 and 8, Stockfish UCI_Elo 1850"},
+    {2117, 158, 104, "levels 7 and 9, Stockfish UCI_Elo 2150"},
+    {2318, 166, 104, "levels 8 and 10, Stockfish UCI_Elo 2350"},
+    {2624, 198, 100, "level 9, Glaurung 2.2, Toga II 3.0"},
 };
 
 SkillParams from_row(const LevelRow& r) {
@@ -124,7 +128,7 @@ std::array<int, 9> row_elos() {
 // Above the strongest level the handicap fades out towards full strength at ELO_MAX:
 // the horizon and the per-move cap widen (geometrically for nodes and time) to these
 // bounds, beyond which a search at the usual time controls is limited by its clock.
-constexpr int FadeDepth = 40;
+constexpr int FadeDepth = 64;  // above the full-search rows (depth 60)
 constexpr std::uint64_t FadeNodes = 64'000'000;
 constexpr std::int64_t FadeMs = 10'000;
 
@@ -187,7 +191,7 @@ std::string level_description() {
         else if (st.elo) s += "~" + std::to_string(st.elo) + " (target, unmeasured)";
         else s += "unmeasured";
     }
-    return s + " (measured: 10+0.1 games against Stockfish UCI_Elo and our own levels, bench/engine/levels.sh)";
+    return s + " (95%; one fit of 588 games against the next level, Stockfish UCI_Elo, Glaurung and Toga, on the scale of Stockfish's UCI_Elo at 60+0.6; full strength at 10+0.1; bench/engine/levels.sh)";
 }
 
 bool Oversight::overlooks(Key key, Move m, bool opponent) const {
