@@ -284,4 +284,27 @@ std::vector<Standing> standings(const Tournament& t, int rounds, const std::vect
     return out;
 }
 
+CountedForStandings annul_early_withdrawals(const Tournament& t, const std::vector<int>& withdrawn, int games_each) {
+    CountedForStandings out{t, {}};
+    for (const int rank : withdrawn) {
+        const Player* p = nullptr;
+        for (const Player& x : t.players)
+            if (x.start_rank == rank) p = &x;
+        if (!p) continue;
+        int completed = 0;
+        for (const RoundEntry& r : p->rounds) completed += r.played() ? 1 : 0;
+        if (2 * completed >= games_each) continue;  // half or more: everything counts
+        out.not_ranked.push_back(rank);
+    }
+    if (out.not_ranked.empty()) return out;
+    auto annulled = [&](int rank) {
+        return std::find(out.not_ranked.begin(), out.not_ranked.end(), rank) != out.not_ranked.end();
+    };
+    std::erase_if(out.tournament.players, [&](const Player& x) { return annulled(x.start_rank); });
+    for (Player& x : out.tournament.players)
+        for (RoundEntry& r : x.rounds)
+            if (r.opponent != 0 && annulled(r.opponent)) r = RoundEntry{0, Colour::NONE, ResultCode::ZERO_BYE};
+    return out;
+}
+
 }  // namespace outpost::club

@@ -60,4 +60,17 @@ struct Standing {
 std::vector<Standing> standings(const Tournament& t, int rounds, const std::vector<Tiebreak>& order,
                                 const TiebreakOptions& options);
 
+// A player who withdraws from a round-robin (FIDE Handbook C.06, FIDE Tournament
+// Rules, V.4): with fewer than half of their games completed over the board, their
+// results stay in the table, but neither their points nor the points scored against
+// them count in the standings; with half or more, everything counts. `games_each` is
+// the number of games each player has in the whole event. The result is what the
+// standings read: the tournament without the annulled players, whose games are taken
+// out of their opponents' rounds, and the start ranks of the players not ranked.
+struct CountedForStandings {
+    Tournament tournament;
+    std::vector<int> not_ranked;
+};
+CountedForStandings annul_early_withdrawals(const Tournament& t, const std::vector<int>& withdrawn, int games_each);
+
 }  // namespace outpost::club

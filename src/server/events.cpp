@@ -758,6 +758,38 @@ int EventService::recover_results() {
 
 // --- Reading ------------------------------------------------------------------------------
 
+namespace {
+
+// The standings; in a round-robin with FIDE Handbook C.06 (FIDE Tournament Rules)
+// V.4: a player who withdrew having completed fewer than half of their games is not
+// ranked (listed after everyone, place 0), and the games against them do not count.
+struct EventStandings {
+    std::vector<club::Standing> ranked, not_ranked;
+};
+EventStandings event_standings(const Event& e, const club::Tournament& t) {
+    club::TiebreakOptions options;
+    options.swiss = !e.round_robin();
+    options.total_rounds = e.rounds;
+    if (!e.round_robin()) return {club::standings(t, e.current_round, e.tiebreaks, options), {}};
+    std::vector<int> withdrawn;
+    for (const EventPlayer& p : e.players)
+        if (p.withdrawn_from != 0) withdrawn.push_back(p.start_rank);
+    // Each player's games: the rounds, less the free round of an odd count.
+    const int n = std::max(1, int(e.players.size()));
+    const int games_each = n % 2 == 0 ? e.rounds : e.rounds * (n - 1) / n;
+    const club::CountedForStandings counted = club::annul_early_withdrawals(t, withdrawn, games_each);
+    EventStandings out{club::standings(counted.tournament, e.current_round, e.tiebreaks, options), {}};
+    for (const int rank : counted.not_ranked) {
+        club::Standing s;
+        s.start_rank = rank;
+        if (const club::Player* p = t.find(rank)) s.points = t.score(*p, e.current_round);
+        out.not_ranked.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string EventService::to_json(const Event& e, const Account* viewer) const {
     json j;
     j["v"] = 1;
@@ -820,16 +852,16 @@ std::string EventService::to_json(const Event& e, const Account* viewer) const {
                           {"half_point_byes", half}});
     }
     j["pairings"] = rounds;
-    club::TiebreakOptions options;
-    options.swiss = !e.round_robin();
-    options.total_rounds = e.rounds;
     json standings = json::array();
-    for (const club::Standing& s : club::standings(t, e.current_round, e.tiebreaks, options))
-        standings.push_back({{"place", s.place},
-                             {"rank", s.start_rank},
-                             {"name", by_rank.count(s.start_rank) ? by_rank[s.start_rank]->name : ""},
-                             {"points", s.points},
-                             {"tiebreaks", s.tiebreaks}});
+    const EventStandings st = event_standings(e, t);
+    for (const auto* list : {&st.ranked, &st.not_ranked})
+        for (const club::Standing& s : *list)
+            standings.push_back({{"place", s.place},
+                                 {"rank", s.start_rank},
+                                 {"name", by_rank.count(s.start_rank) ? by_rank[s.start_rank]->name : ""},
+                                 {"points", s.points},
+                                 {"tiebreaks", s.tiebreaks},
+                                 {"counted", list == &st.ranked}});
     j["standings"] = standings;
     if (viewer) {
         const EventPlayer* me = e.player_of(viewer->id);
@@ -884,10 +916,7 @@ Answer<std::string> EventService::trf(std::int64_t id) {
     if (!found) return found.error();
     const Event& e = **found;
     club::Tournament t = to_tournament(e, e.current_round);
-    club::TiebreakOptions options;
-    options.swiss = !e.round_robin();
-    options.total_rounds = e.rounds;
-    for (const club::Standing& s : club::standings(t, e.current_round, e.tiebreaks, options))
+    for (const club::Standing& s : event_standings(e, t).ranked)
         for (club::Player& p : t.players)
             if (p.start_rank == s.start_rank) p.rank = s.place;
     return club::write_trf(t, club::TrfFlavour::TRF26);

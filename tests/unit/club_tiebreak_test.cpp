@@ -199,3 +199,49 @@ TEST(TiebreakC07, StandingsOfAThousandPlayersQuickly) {
     for (std::size_t i = 1; i < s.size(); ++i) EXPECT_GE(s[i - 1].points, s[i].points);
     EXPECT_LT(secs, 2.0);
 }
+
+// FIDE Handbook C.06 (FIDE Tournament Rules) V.4: a round-robin of four, three games
+// each. Player 4 plays round 1 (beats 1), then withdraws: rounds 2 and 3 are
+// forfeits (4-3 -/+, 2-4 +/-).
+//   R1: 1-4 0-1, 2-3 ½-½;  R2: 4-3 forfeit, 1-2 1-0;  R3: 2-4 forfeit, 3-1 ½-½
+// In the table: 1: 1.5, 2: 1.5, 3: 2, 4: 1. Player 4 completed 1 game of 3, fewer
+// than half: 4's points and the points against 4 do not count, so 1: 1.5, 2: 0.5,
+// 3: 1, and 4 is not ranked.
+TEST(TiebreakC07, RoundRobinWithdrawalBeforeHalfTheGamesIsAnnulledC06_V4) {
+    const std::string text = player_line(1, 0, "     4 w 0     2 w 1     3 b =") +
+                             player_line(2, 0, "     3 w =     1 b 0     4 w +") +
+                             player_line(3, 0, "     2 b =     4 b +     1 w =") +
+                             player_line(4, 0, "     1 b 1     3 w -     2 b -") + "XXR 3\n";
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    TiebreakOptions o;
+    o.swiss = false;
+    o.total_rounds = 3;
+    const CountedForStandings counted = annul_early_withdrawals(*t, {4}, 3);
+    EXPECT_EQ(counted.not_ranked, (std::vector<int>{4}));
+    auto s = standings(counted.tournament, 3, {Tiebreak::SONNEBORN_BERGER}, o);
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_EQ(s[0].start_rank, 1);
+    EXPECT_DOUBLE_EQ(s[0].points, 1.5);
+    EXPECT_EQ(s[1].start_rank, 3);
+    EXPECT_DOUBLE_EQ(s[1].points, 1.0);
+    EXPECT_EQ(s[2].start_rank, 2);
+    EXPECT_DOUBLE_EQ(s[2].points, 0.5);
+    // SB counts only the games that count: 1 beat 2 (0.5) and drew 3 (1.0 / 2).
+    EXPECT_DOUBLE_EQ(s[0].tiebreaks[0], 0.5 + 0.5);
+    // The table itself is unchanged (for rating and the record).
+    EXPECT_DOUBLE_EQ(t->score(*t->find(4), 3), 1.0);
+    EXPECT_DOUBLE_EQ(t->score(*t->find(2), 3), 1.5);
+
+    // With half or more of the games completed everything counts: 4 plays round 2 too.
+    const std::string half = player_line(1, 0, "     4 w 0     2 w 1     3 b =") +
+                             player_line(2, 0, "     3 w =     1 b 0     4 w +") +
+                             player_line(3, 0, "     2 b =     4 b 1     1 w =") +
+                             player_line(4, 0, "     1 b 1     3 w 0     2 b -") + "XXR 3\n";
+    auto t2 = read_trf(half);
+    ASSERT_TRUE(t2.ok()) << t2.error().message;
+    const CountedForStandings all = annul_early_withdrawals(*t2, {4}, 3);
+    EXPECT_TRUE(all.not_ranked.empty());
+    EXPECT_EQ(all.tournament.players.size(), 4u);
+    EXPECT_EQ(standings(all.tournament, 3, {}, o).size(), 4u);
+}

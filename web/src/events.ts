@@ -13,7 +13,7 @@ import type { Key } from './i18n/en';
 interface Side { rank: number; name: string }
 interface Board { board: number; white: Side; black: Side | null; result: string; game?: string; seat?: string; note?: string }
 interface RoundView { round: number; started_ms: number; boards: Board[]; half_point_byes: number[] }
-interface Standing { place: number; rank: number; name: string; points: number; tiebreaks: number[] }
+interface Standing { place: number; rank: number; name: string; points: number; tiebreaks: number[]; counted?: boolean }
 interface EventPlayer { rank: number; name: string; rating: number; withdrawn_from: number; byes: number[]; points: number }
 interface EventSummary {
   id: number; name: string; organiser: string; system: string; rounds: number; time_control: string; rated: boolean;
@@ -239,8 +239,8 @@ export class EventView {
       h('caption', t('evStandings')),
       h('thead', h('tr', h('th', { scope: 'col' }, t('evPlace')), h('th', { scope: 'col' }, t('evName')),
         h('th', { scope: 'col' }, t('evPoints')), e.tiebreaks.map((c) => h('th', { scope: 'col', title: c }, c)))),
-      h('tbody', e.standings.map((s) => h('tr', { 'data-rank': s.rank },
-        h('td', String(s.place)), h('th', { scope: 'row' }, h('a.player-link', { href: `#/player/${encodeURIComponent(s.name)}` }, playerName(s.name))),
+      h('tbody', e.standings.map((s) => h(s.counted === false ? 'tr.muted' : 'tr', { 'data-rank': s.rank },
+        h('td', s.place ? String(s.place) : '–'), h('th', { scope: 'row' }, h('a.player-link', { href: `#/player/${encodeURIComponent(s.name)}` }, playerName(s.name))),
         h('td', fmt(s.points)), s.tiebreaks.map((v) => h('td', fmt(v)))))));
   }
 
