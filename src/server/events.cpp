@@ -16,6 +16,7 @@
 #include "club/round_robin.h"
 #include "club/trf.h"
 #include "server/edge.h"
+#include "server/ratings.h"
 #include "server/sqlite_db.h"
 
 namespace outpost::server {
@@ -146,8 +147,7 @@ std::string result_of(const Outcome& o) {
 std::string event_rating_class(const std::string& time_control) {
     auto tc = parse_time_control(time_control);
     if (!tc) return "";
-    auto cls = club::rating_class(tc->classify(), false);
-    return cls ? std::string(club::rating_class_name(*cls)) : "";
+    return rating_class_of(*tc, false).value_or("");
 }
 
 // C.04.2's initial order: rating, highest first (unrated: 0, last); then the FIDE title

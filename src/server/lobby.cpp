@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "club/glicko2.h"
+#include "server/ratings.h"
 
 namespace outpost::server {
 namespace {
@@ -16,13 +16,6 @@ using nlohmann::json;
 
 
 std::shared_ptr<const std::string> message(const json& j) { return std::make_shared<const std::string>(dump_json(j)); }
-
-// The rating class of a time control: the one rule of club/glicko2.h (P23), by name.
-std::optional<std::string> rating_class_of(const TimeControl& tc, bool chess960) {
-    auto c = club::rating_class(tc.classify(), chess960);
-    if (!c) return std::nullopt;
-    return std::string(club::rating_class_name(*c));
-}
 
 // Reads an optional field; a present field of another type is an error naming it.
 template <class T>

@@ -36,6 +36,12 @@ bool changes_ratings(const StoredGame& g, const Outcome& o, int plies_played) {
     return plies_played >= 2 && rated_class(g).has_value();
 }
 
+std::optional<std::string> rating_class_of(const TimeControl& tc, bool chess960) {
+    auto c = club::rating_class(tc.classify(), chess960);
+    if (!c) return std::nullopt;
+    return std::string(club::rating_class_name(*c));
+}
+
 StoredRating initial_rating(std::string_view rating_class) {
     const club::Glicko2Rating& i = rating_config().initial;
     return StoredRating{std::string(rating_class), i.rating, i.deviation, i.volatility, 0, 0};

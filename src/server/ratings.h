@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "chess/clock.h"
 #include "chess/game.h"
 #include "club/glicko2.h"
 #include "server/storage.h"
@@ -36,6 +37,10 @@ std::optional<club::RatingClass> rated_class(const StoredGame& g);
 // game, or one in which a side has not moved yet (`plies_played` from the start
 // position), changes nothing.
 bool changes_ratings(const StoredGame& g, const Outcome& o, int plies_played);
+
+// The rating class of a time control, by name ("blitz", …, "chess960"; club::rating_class,
+// P23), or none for a game without a clock.
+std::optional<std::string> rating_class_of(const TimeControl& tc, bool chess960);
 
 // An account's rating in a class that it has no row for yet.
 StoredRating initial_rating(std::string_view rating_class);
