@@ -46,7 +46,9 @@ std::vector<PairingPlayer> pairing_players(const Tournament& t, int round) {
             RoundEntry e = pl.round(r);
             p.score += t.scoring.points(e.result);
             p.colour_by_round.push_back(e.played() ? e.colour : Colour::NONE);
-            if (e.opponent != 0) p.opponents.insert(e.opponent);
+            // C.04.1 (2025) 2: two players shall not *play* each other more than
+            // once; a forfeited game was not played, so they may still meet.
+            if (e.opponent != 0 && e.played()) p.opponents.insert(e.opponent);
             // A.4: scores at the start of that round decide the float.
             // C.04.3 1.4.3 (2025): scoring more than a loss without playing is a downfloat.
             Float f = t.scoring.points(e.result) > t.scoring.loss ? Float::DOWN : Float::NONE;

@@ -90,7 +90,16 @@ public:
             for (int i = 0; i < n_; ++i)
                 if (group_[i] > g) lower.push_back(i);
             if (bye_ >= 0) lower.push_back(bye_);
-            auto result = pair_bracket(g, bracket, lower);
+            auto result = pair_bracket(g, bracket, lower, nullptr);
+            if (!result.ok()) return make_error(result.error().message);
+            // D.1-D.3 order the candidates within the actual S1 and S2: those of the
+            // remainder exist only once the moved-down players' opponents are known
+            // (a moved-down player need not meet the top resident), and S1 holds as
+            // many players as there are pairs, not half the bracket. So the bracket
+            // is paired again with the first matching's moved-down pairs kept and
+            // its pair counts: the quality criteria are unchanged, only the order
+            // among equally good pairings is exact.
+            result = pair_bracket(g, bracket, lower, &*result);
             if (!result.ok()) return make_error(result.error().message);
             BracketDecision d;
             d.resident_score = static_cast<double>(group_scores_[g]) / 2;
@@ -142,7 +151,11 @@ private:
     }
 
     // The matching for one bracket; mate per player index (bye_ for the bye).
-    Result<std::vector<int>> pair_bracket(int g, const std::vector<int>& bracket, const std::vector<int>& lower) {
+    // `first` is the matching of a first pass over the same bracket (null in the
+    // first pass): its moved-down pairs are kept and its pair counts give the
+    // sizes of S1.
+    Result<std::vector<int>> pair_bracket(int g, const std::vector<int>& bracket, const std::vector<int>& lower,
+                                          const std::vector<int>* first) {
         std::vector<int> verts = bracket;
         verts.insert(verts.end(), lower.begin(), lower.end());
         const int nv = static_cast<int>(verts.size());
@@ -156,6 +169,26 @@ private:
         int mdp_count = 0;
         for (int i : bracket)
             if (group_[i] < g) ++mdp_count;
+        // The actual remainder (the residents not paired with a moved-down player
+        // in the first pass) and the number of pairs in it; with no moved-down
+        // players the remainder is the whole bracket.
+        std::vector<int> fixed(static_cast<std::size_t>(n_) + 1, -1);
+        std::vector<int> remainder;
+        int remainder_pairs = 0;
+        if (first) {
+            auto in_b = [&](int v) { return v != bye_ && std::find(bracket.begin(), bracket.end(), v) != bracket.end(); };
+            for (int k = 0; k < mdp_count; ++k) {
+                int a = bracket[k], b = (*first)[a];
+                if (b >= 0 && in_b(b) && position(bracket, b) >= mdp_count) fixed[a] = b, fixed[b] = a;
+            }
+            for (int k = mdp_count; k < m; ++k)
+                if (fixed[bracket[k]] < 0) remainder.push_back(bracket[k]);
+            for (int v : remainder) {
+                int b = (*first)[v];
+                if (b >= 0 && fixed[b] < 0 && std::find(remainder.begin(), remainder.end(), b) != remainder.end()) ++remainder_pairs;
+            }
+            remainder_pairs /= 2;
+        }
 
         struct Cand {
             int a, b;  // local vertex numbers
@@ -171,6 +204,7 @@ private:
             for (int y = x + 1; y < nv; ++y) {
                 int a = verts[x], b = verts[y];
                 if (!compatible(a, b)) continue;
+                if ((fixed[a] >= 0 || fixed[b] >= 0) && fixed[a] != b) continue;  // a kept moved-down pair
                 Cand c{x, y};
                 if (a == bye_ || b == bye_) {
                     const int assignee = a == bye_ ? b : a;
@@ -201,7 +235,18 @@ private:
                     // the upper half) against S2 in order; pairs inside S1 or inside
                     // S2 need an exchange.
                     int pa = position(bracket, a), pb = position(bracket, b);
-                    if (mdp_count > 0 && pa < mdp_count) {
+                    if (first && pa >= mdp_count) {
+                        // Second pass: S1 is the first remainder_pairs players of
+                        // the actual remainder, S2 the rest.
+                        const int ra = position(remainder, a), rb = position(remainder, b);
+                        const int half = remainder_pairs;
+                        c.exchange = (ra < half) == (rb < half) ? 1 : 0;
+                        c.tie = std::abs(rb - (ra + half)) * (ra < half ? half - ra : 1);
+                        if (!c.exchange) {
+                            if (mdp_count > 0) c.r1 = ra, c.r2 = rb - half;
+                            else c.s1 = ra, c.s2 = rb - half;
+                        }
+                    } else if (mdp_count > 0 && pa < mdp_count) {
                         c.exchange = pb < mdp_count ? 1 : 0;
                         c.tie = std::abs(pb - (mdp_count + pa));
                         if (!c.exchange) c.s1 = pa, c.s2 = pb - mdp_count;
@@ -214,6 +259,9 @@ private:
                         const int ra = pa - base, rb = pb - base;
                         c.exchange = (ra < half) == (rb < half) ? 1 : 0;
                         if (mdp_count > 0 && !c.exchange && ra >= 0) c.r1 = ra, c.r2 = rb - half;
+                        // The first pass only chooses the moved-down players' opponents:
+                        // the remainder's exchanges are counted in the second.
+                        if (mdp_count > 0) c.exchange = 0;
                         // D.1 tries the higher S1 players' partners first: their
                         // distance from the first candidate counts more.
                         c.tie = std::abs(rb - (ra + half)) * (ra < half ? half - ra : 1);
@@ -313,12 +361,22 @@ private:
             }
             total_bits += order_bits;
         };
-        const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
-        order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
-                    [](const Cand& c) { return std::pair{c.s1, c.s2}; });
+        const int rsize = static_cast<int>(remainder.size());
+        if (first && mdp_count == 0) {
+            order_field(remainder_pairs, rsize - remainder_pairs, [](const Cand& c) { return std::pair{c.s1, c.s2}; });
+        } else {
+            const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
+            order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
+                        [](const Cand& c) { return std::pair{c.s1, c.s2}; });
+        }
         if (mdp_count > 0) {
-            const int rest = m - mdp_count - p1;
-            order_field(rest / 2, rest - rest / 2, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+            if (first) {
+                order_field(remainder_pairs, rsize - remainder_pairs, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+            } else {
+                const int p1 = std::min(mdp_count, m - mdp_count);
+                const int rest = m - mdp_count - p1;
+                order_field(rest / 2, rest - rest / 2, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+            }
         }
         for (auto get : {+[](const Cand& c) { return c.tie; }, +[](const Cand& c) { return c.floater_rank; }}) {
             long long maxv = 0;

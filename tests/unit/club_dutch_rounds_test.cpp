@@ -448,6 +448,58 @@ TEST(DutchC04_3, C9_2025ByeToTheFewestUnplayedRounds) {
     check_against_reference(*t, 2, trace, "2025 C9 example");
 }
 
+// C.04.1 (2025) 2: two players shall not *play* each other more than once. A
+// forfeited game was not played (TRF + and -), so the two may still meet, as
+// bbpPairings pairs them; before, Outpost counted the forfeit as a meeting and
+// found no pairing at all.
+TEST(DutchC04_1, AForfeitedGameIsNoMeeting_C04_1_2) {
+    std::string text = "012 forfeit\nXXR 3\nXXC white1\n";
+    text += trf_player(1, 1.0, {{2, 'w', '+'}});
+    text += trf_player(2, 0.0, {{1, 'b', '-'}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    auto r = pair_dutch(*t);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(write_pairing(*r), "1\n1 2\n");
+}
+
+// D.1 with D.3 (C.04.3): in a heterogeneous bracket the transpositions of the
+// remainder are those of the residents the moved-down players leave, S1 being
+// as many of them as there are pairs; and the remainder's exchanges do not
+// decide the moved-down players' opponents. Round 3 of nine, 16 players (a
+// round of bench/pairings/compare where bbpPairings and Outpost differed): 2-5
+// at 2 points, 3-8 at 1.5, 14 moves down and meets 1, and the remainder 4 7 9
+// 11 15 16 is paired by its own S1 and S2, as bbpPairings pairs it. Before,
+// Outpost took S1 of the remainder from a fixed position in the bracket and
+// counted its exchanges already when choosing the moved-down players' opponents.
+TEST(DutchC04_3, RemainderTranspositionsAfterTheMovedDownPlayersOpponents_D1_D3) {
+    std::string text = "012 remainder order\nXXR 9\nXXC white1\n";
+    text += trf_player(1, 1.0, {{9, 'w', '1'}, {5, 'b', '0'}});
+    text += trf_player(2, 2.0, {{10, 'b', '1'}, {7, 'w', '1'}});
+    text += trf_player(3, 1.5, {{11, 'w', '1'}, {14, 'b', '='}});
+    text += trf_player(4, 1.0, {{12, 'b', '='}, {16, 'w', '='}});
+    text += trf_player(5, 2.0, {{13, 'w', '1'}, {1, 'w', '1'}});
+    text += trf_player(6, 0.0, {{14, 'b', '0'}, {11, 'w', '0'}});
+    text += trf_player(7, 1.0, {{15, 'w', '1'}, {2, 'b', '0'}});
+    text += trf_player(8, 1.5, {{16, 'b', '='}, {12, 'w', '1'}});
+    text += trf_player(9, 1.0, {{1, 'b', '0'}, {13, 'w', '1'}});
+    text += trf_player(10, 0.0, {{2, 'w', '0'}, {15, 'b', '0'}});
+    text += trf_player(11, 1.0, {{3, 'b', '0'}, {6, 'b', '1'}});
+    text += trf_player(12, 0.5, {{4, 'w', '='}, {8, 'b', '0'}});
+    text += trf_player(13, 0.0, {{5, 'b', '0'}, {9, 'b', '0'}, {0, '-', 'H'}});
+    text += trf_player(14, 1.5, {{6, 'w', '1'}, {3, 'w', '='}});
+    text += trf_player(15, 1.0, {{7, 'b', '0'}, {10, 'w', '1'}});
+    text += trf_player(16, 1.0, {{8, 'w', '='}, {4, 'b', '='}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    DutchTrace trace;
+    auto r = pair_dutch(*t, &trace);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    // bbpPairings (built from its 2025 sources) gives the same boards.
+    EXPECT_EQ(write_pairing(*r), "8\n2 5\n3 8\n1 14\n11 4\n7 9\n16 15\n12 6\n10 0\n");
+    check_against_reference(*t, 3, trace, "remainder order");
+}
+
 // The pairing of two players who have met cannot be made: an error, not a guess.
 TEST(DutchC04_1, NoLegalPairingIsAnError) {
     Tournament t = empty_tournament(2, 3);
