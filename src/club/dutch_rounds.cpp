@@ -194,7 +194,7 @@ private:
             int a, b;  // local vertex numbers
             long long c5 = 0, psd = -1, c7a = 0, psd7 = -1;
             long long c8 = 0, c9 = 0, c10 = 0, c11 = 0, f[4] = {0, 0, 0, 0}, s[4] = {0, 0, 0, 0};
-            long long floater_rank = 0, exchange = 0, tie = 0;
+            long long floater_rank = 0, exchange = 0, exchanged_bsn = 0, tie = 0;
             long long bye_score = 0, bye_unplayed = 0;  // 2025 C5 and C9, on the bye's edge only
             int s1 = -1, s2 = -1;  // S1 and S2 indices of a pair across the halves
             int r1 = -1, r2 = -1;  // the same in the remainder of a heterogeneous bracket
@@ -241,6 +241,9 @@ private:
                         const int ra = position(remainder, a), rb = position(remainder, b);
                         const int half = remainder_pairs;
                         c.exchange = (ra < half) == (rb < half) ? 1 : 0;
+                        // D.2: among as many exchanges, the smallest sum of the
+                        // pairing numbers that end up in S1 (the higher of each pair).
+                        c.exchanged_bsn = ra;
                         c.tie = std::abs(rb - (ra + half)) * (ra < half ? half - ra : 1);
                         if (!c.exchange) {
                             if (mdp_count > 0) c.r1 = ra, c.r2 = rb - half;
@@ -331,6 +334,7 @@ private:
         for (int k = 0; k < 4; ++k) add(false, [k](const Cand& c) { return c.f[k]; });
         for (int k = 0; k < 4; ++k) add(false, [k](const Cand& c) { return c.s[k]; });
         add(false, [](const Cand& c) { return c.exchange; });
+        add(false, [](const Cand& c) { return c.exchanged_bsn; });
 
         std::vector<Wide> weights(cands.size(), Wide(0));
         int total_bits = 0;

@@ -500,6 +500,31 @@ TEST(DutchC04_3, RemainderTranspositionsAfterTheMovedDownPlayersOpponents_D1_D3)
     check_against_reference(*t, 3, trace, "remainder order");
 }
 
+// D.2 (C.04.3): when a homogeneous bracket needs an exchange between S1 and S2,
+// the one with the smallest difference of pairing numbers comes first. Eight
+// players drew round 1 (1-5, 2-6, 3-7, 4-8, the lower ones with White but 4);
+// in round 2 S1 = 1-4, S2 = 5-8, and 4 (wants Black) has met the only S2 player
+// who wants White. With 4 and 5 exchanged (difference 1) every player gets his
+// colour: 1-4, 2-7, 3-6, 5-8, as bbpPairings pairs it; Outpost exchanged 4 and 7.
+TEST(DutchC04_3, ExchangeWithTheSmallestPairingNumberDifference_D2) {
+    std::string text = "012 exchange\nXXR 5\nXXC white1\n";
+    text += trf_player(1, 0.5, {{5, 'b', '='}});
+    text += trf_player(2, 0.5, {{6, 'b', '='}});
+    text += trf_player(3, 0.5, {{7, 'b', '='}});
+    text += trf_player(4, 0.5, {{8, 'w', '='}});
+    text += trf_player(5, 0.5, {{1, 'w', '='}});
+    text += trf_player(6, 0.5, {{2, 'w', '='}});
+    text += trf_player(7, 0.5, {{3, 'w', '='}});
+    text += trf_player(8, 0.5, {{4, 'b', '='}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    DutchTrace trace;
+    auto r = pair_dutch(*t, &trace);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(write_pairing(*r), "4\n1 4\n2 7\n3 6\n8 5\n");
+    check_against_reference(*t, 2, trace, "D.2 exchange");
+}
+
 // The pairing of two players who have met cannot be made: an error, not a guess.
 TEST(DutchC04_1, NoLegalPairingIsAnError) {
     Tournament t = empty_tournament(2, 3);
