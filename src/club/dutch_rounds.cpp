@@ -195,6 +195,7 @@ private:
             long long c5 = 0, psd = -1, c7a = 0, psd7 = -1;
             long long c8 = 0, c9 = 0, c10 = 0, c11 = 0, f[4] = {0, 0, 0, 0}, s[4] = {0, 0, 0, 0};
             long long floater_rank = 0, exchange = 0, exchanged_bsn = 0, tie = 0;
+            int higher = -1;  // second pass: the remainder index of the pair's higher player
             long long bye_score = 0, bye_unplayed = 0;  // 2025 C5 and C9, on the bye's edge only
             int s1 = -1, s2 = -1;  // S1 and S2 indices of a pair across the halves
             int r1 = -1, r2 = -1;  // the same in the remainder of a heterogeneous bracket
@@ -240,15 +241,19 @@ private:
                         // the actual remainder, S2 the rest.
                         const int ra = position(remainder, a), rb = position(remainder, b);
                         const int half = remainder_pairs;
-                        c.exchange = (ra < half) == (rb < half) ? 1 : 0;
+                        // The exchanges: pairs whose higher player is from S2 (a
+                        // player of S1 left without a pair floats, which is one
+                        // exchange too, not two).
+                        c.exchange = ra >= half ? 1 : 0;
                         // D.2: among as many exchanges, the smallest sum of the
                         // pairing numbers that end up in S1 (the higher of each pair).
                         c.exchanged_bsn = ra;
+                        c.higher = ra;
                         c.tie = std::abs(rb - (ra + half)) * (ra < half ? half - ra : 1);
-                        if (!c.exchange) {
-                            if (mdp_count > 0) c.r1 = ra, c.r2 = rb - half;
-                            else c.s1 = ra, c.s2 = rb - half;
-                        }
+                        // D.1 (after the exchanges): each player of the new S1, in
+                        // order, against the earliest partner possible.
+                        if (mdp_count > 0) c.r1 = ra, c.r2 = rb;
+                        else c.s1 = ra, c.s2 = rb;
                     } else if (mdp_count > 0 && pa < mdp_count) {
                         c.exchange = pb < mdp_count ? 1 : 0;
                         c.tie = std::abs(pb - (mdp_count + pa));
@@ -366,8 +371,21 @@ private:
             total_bits += order_bits;
         };
         const int rsize = static_cast<int>(remainder.size());
+        // D.2 after the sums: the S1 players moved to S2 are the lowest ones, the S2
+        // players moved to S1 the highest (bbpPairings' order): the higher players
+        // of the pairs, as high as possible, the bit of remainder index i weighing
+        // more than all those after it.
+        if (first && rsize > 0 && total_bits + rsize + bit_length(nv) + 2 <= 250) {
+            const int width = rsize + bit_length(nv) + 1;
+            for (std::size_t k = 0; k < cands.size(); ++k) {
+                Wide v = 0;
+                if (cands[k].higher >= 0) v = Wide(1).shifted(rsize - 1 - cands[k].higher);
+                weights[k] = weights[k].shifted(width) + v;
+            }
+            total_bits += width;
+        }
         if (first && mdp_count == 0) {
-            order_field(remainder_pairs, rsize - remainder_pairs, [](const Cand& c) { return std::pair{c.s1, c.s2}; });
+            order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.s1, c.s2}; });
         } else {
             const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
             order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
@@ -375,7 +393,7 @@ private:
         }
         if (mdp_count > 0) {
             if (first) {
-                order_field(remainder_pairs, rsize - remainder_pairs, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+                order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
             } else {
                 const int p1 = std::min(mdp_count, m - mdp_count);
                 const int rest = m - mdp_count - p1;

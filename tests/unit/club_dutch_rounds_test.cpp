@@ -525,6 +525,41 @@ TEST(DutchC04_3, ExchangeWithTheSmallestPairingNumberDifference_D2) {
     check_against_reference(*t, 2, trace, "D.2 exchange");
 }
 
+// D.2 with D.1 (C.04.3): an S1 player left without a pair is one exchange, and
+// among exchanges with the same sums the lowest S1 players move to S2 first and
+// the highest S2 players to S1; then each player of the new S1 meets the earliest
+// partner possible. Round 4 of six, 16 players (a round of
+// bench/pairings/compare): the 1-point players pair 4-1, 14-7, 8-11 as
+// bbpPairings pairs them; before, Outpost counted pairs inside S1 and inside S2
+// as two exchanges and ordered the pairs only by the original S1 and S2, and gave
+// 14-1, 4-11, 8-7.
+TEST(DutchC04_3, ExchangesMoveTheLowestOfS1AndTheHighestOfS2_D2) {
+    std::string text = "012 exchanges\nXXR 6\nXXC white1\n";
+    text += trf_player(1, 1.0, {{9, 'w', '0'}, {8, 'b', '1'}, {15, 'w', '0'}});
+    text += trf_player(2, 2.0, {{10, 'b', '0'}, {14, 'w', '1'}, {11, 'b', '1'}});
+    text += trf_player(3, 1.0, {{11, 'w', '1'}, {9, 'b', '0'}, {12, 'w', '0'}});
+    text += trf_player(4, 1.0, {{12, 'b', '='}, {10, 'w', '0'}, {7, 'b', '='}});
+    text += trf_player(5, 1.5, {{13, 'w', '='}, {0, '-', 'H'}, {16, 'b', '='}});
+    text += trf_player(6, 2.0, {{14, 'b', '1'}, {16, 'w', '1'}, {10, 'b', '0'}});
+    text += trf_player(7, 1.0, {{15, 'w', '='}, {13, 'b', '0'}, {4, 'w', '='}});
+    text += trf_player(8, 1.0, {{16, 'b', '-'}, {1, 'w', '0'}, {14, 'b', '1'}});
+    text += trf_player(9, 2.0, {{1, 'b', '1'}, {3, 'w', '1'}, {13, 'b', '0'}});
+    text += trf_player(10, 3.0, {{2, 'w', '1'}, {4, 'b', '1'}, {6, 'w', '1'}});
+    text += trf_player(11, 1.0, {{3, 'b', '0'}, {0, '-', 'U'}, {2, 'w', '0'}});
+    text += trf_player(12, 1.5, {{4, 'w', '='}, {15, 'b', '0'}, {3, 'b', '1'}});
+    text += trf_player(13, 2.5, {{5, 'b', '='}, {7, 'w', '1'}, {9, 'w', '1'}});
+    text += trf_player(14, 0.0, {{6, 'w', '0'}, {2, 'b', '0'}, {8, 'w', '0'}});
+    text += trf_player(15, 2.5, {{7, 'b', '='}, {12, 'w', '1'}, {1, 'b', '1'}});
+    text += trf_player(16, 1.5, {{8, 'w', '+'}, {6, 'b', '0'}, {5, 'w', '='}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    DutchTrace trace;
+    auto r = pair_dutch(*t, &trace);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(write_pairing(*r), "8\n15 10\n2 13\n6 9\n5 3\n12 16\n4 1\n14 7\n8 11\n");
+    check_against_reference(*t, 4, trace, "D.2 exchanges");
+}
+
 // The pairing of two players who have met cannot be made: an error, not a guess.
 TEST(DutchC04_1, NoLegalPairingIsAnError) {
     Tournament t = empty_tournament(2, 3);
