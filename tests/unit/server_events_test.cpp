@@ -866,3 +866,29 @@ TEST_F(EventsP20, RecoveryMakesNoGameForOverTheBoardByesDecidedOrGoneBoards_P20)
     EXPECT_EQ(games_recovered, 0);
     EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
 }
+
+// Issue 13, attacked: a chosen game id that is another game's (another pairing, or a
+// lobby game) is refused, never answered with that game's seats nor overwritten; a
+// chosen id must be letters and digits; the same request twice is one game.
+TEST_F(EventsP20, AChosenGameIdIsOneGameAndNeverAnothersSeats_P20) {
+    auto first = hub->create_event_game("3+2", true, players[0], players[1], "Board1id");
+    ASSERT_TRUE(first) << first.error().message;
+    EXPECT_EQ(first->id, "Board1id");
+    auto again = hub->create_event_game("3+2", true, players[0], players[1], "Board1id");
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(again->white_token, first->white_token);
+    EXPECT_EQ(again->black_token, first->black_token);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+    // Other players, or the colours reversed: not this game.
+    EXPECT_FALSE(hub->create_event_game("3+2", true, players[2], players[3], "Board1id"));
+    EXPECT_FALSE(hub->create_event_game("3+2", true, players[1], players[0], "Board1id"));
+    // A lobby game's id.
+    auto lobby = hub->create_game(R"({"opponent":"invite","color":"white","time_control":"3+2"})", "10.0.0.9", &players[4]);
+    ASSERT_TRUE(lobby) << lobby.error().message;
+    auto taken = hub->create_event_game("3+2", true, players[4], Account{0, ""}, lobby->id);
+    EXPECT_FALSE(taken);
+    for (const char* bad : {"a b", "x'--", "../x"}) EXPECT_FALSE(hub->create_event_game("3+2", true, players[0], players[1], bad)) << bad;
+    EXPECT_FALSE(hub->create_event_game("3+2", true, players[0], players[1], std::string(65, 'a')));
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
+    EXPECT_EQ(json::parse(hub->state_json(lobby->id).value())["game"]["players"]["white"]["name"], "Player5");
+}

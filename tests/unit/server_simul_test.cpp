@@ -601,3 +601,36 @@ TEST_F(SimulFixture, P18R14AStopWhileTheGamesAreMadeLeavesEveryBoardOneGame) {
     for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(again["boards"][i]["game"], games[i]);
     EXPECT_EQ(again["boards"][1]["result"], "0-1");
 }
+
+// Issue 13, attacked: a second stop in the middle of finishing the start (after the
+// first game the recovery makes) still ends with one game per board.
+TEST_F(SimulFixture, P18AStopWhileAStopIsMendedStillGivesOneGamePerBoard) {
+    const std::string id = create({{"name", "Twice"}, {"color", "white"}, {"time_control", "5+3"}, {"max_boards", 3}});
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &anna), 201);
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &carl), 201);
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", {{"robot", 1}}, &host), 201);
+    crash_at = 1;
+    ok(call("POST", "/api/v1/simuls/" + id + "/start", json::object(), &host));
+    // The first restart stops again once it has made the next game.
+    stop();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+    std::filesystem::rename(crash_copy(), db_path);
+    games_made = 0;
+    crash_at = 1;
+    start_server();
+    EXPECT_EQ(count_games(), 3);
+    crash_restart();
+    EXPECT_EQ(count_games(), 3) << "games 1 and 2 made before the stops, 3 after";
+    json s = get(id, &host)["simul"];
+    EXPECT_EQ(s["status"], "started");
+    ASSERT_EQ(s["boards"].size(), 3u);
+    std::set<std::string> games;
+    for (const json& b : s["boards"]) {
+        EXPECT_EQ(b["status"], "playing") << b.dump();
+        games.insert(b["game"].get<std::string>());
+    }
+    EXPECT_EQ(games.size(), 3u);
+    EXPECT_EQ(get(id, &anna)["you"]["game"], s["boards"][0]["game"]);
+    // A start again is refused: the simul has started.
+    EXPECT_EQ(call("POST", "/api/v1/simuls/" + id + "/start", json::object(), &host).status, 409);
+}
