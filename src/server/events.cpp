@@ -150,6 +150,19 @@ std::string event_rating_class(const std::string& time_control) {
     return rating_class_of(*tc, false).value_or("");
 }
 
+// The id of an event board's game, chosen before the hub makes it (as the hub's own:
+// 8 letters and digits; game ids are public, the seat tokens are the secrets).
+std::string event_game_id() {
+    static constexpr char Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static std::mutex m;
+    static std::random_device device;
+    std::lock_guard lock(m);
+    std::uniform_int_distribution<int> pick(0, 61);
+    std::string id;
+    for (int i = 0; i < 8; ++i) id += Alphabet[pick(device)];
+    return id;
+}
+
 // C.04.2's initial order: rating, highest first (unrated: 0, last); then the FIDE title
 // (accounts have none); then alphabetically by name (case aside, then as written).
 bool c04_2_initial_order(const EventPlayer& x, const EventPlayer& y) {
@@ -367,6 +380,18 @@ Answer<bool> EventService::save_result(std::int64_t event_id, const EventBoard& 
     return true;
 }
 
+Answer<bool> EventService::save_board_game(std::int64_t event_id, const EventBoard& b) {
+    Connection& c = db_->c;
+    std::lock_guard lock(c.mutex);
+    Statement s(c.db, "UPDATE event_boards SET game_id = ?1, white_token = ?2, black_token = ?3, note = ?4 "
+                      "WHERE event_id = ?5 AND round = ?6 AND board = ?7");
+    s.bind(1, b.game_id).bind(2, b.white_token).bind(3, b.black_token).bind(4, b.note);
+    s.bind(5, event_id).bind(6, std::int64_t(b.round)).bind(7, std::int64_t(b.board));
+    if (!s.ok() || s.step() != SQLITE_DONE) return ProtocolError{"internal", db_error(c.db, "save board").message, 500};
+    if (sqlite3_changes(c.db) != 1) return ProtocolError{"internal", "save board: the board is not stored", 500};
+    return true;
+}
+
 Answer<Event*> EventService::find(std::int64_t id) {
     auto it = events_.find(id);
     if (it == events_.end()) return not_found();
@@ -537,14 +562,8 @@ Answer<std::string> EventService::request_bye(std::int64_t id, const Account& a,
 }
 
 Answer<std::string> EventService::start_round(std::int64_t id, const Account& a) {
-    struct ToCreate {
-        int board;
-        Account white, black;
-    };
-    std::vector<ToCreate> games;
+    std::vector<GameToMake> games;
     int round = 0;
-    std::string time_control;
-    bool casual = true;
     // P23: the players' ratings in the event's class as the first round starts (read
     // from the hub outside the lock: the hub reports results under its own).
     std::map<std::int64_t, int> ratings;
@@ -639,7 +658,9 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
                 // A round-robin keeps its schedule: a withdrawn player's games are lost by forfeit.
                 b.result = !active(*w) && !active(*k) ? "--" : !active(*w) ? "-+" : "+-";
             } else if (next.online) {
-                games.push_back({b.board, Account{w->account, w->name}, Account{k->account, k->name}});
+                b.game_id = event_game_id();  // saved with the round, made after (recover_games)
+                games.push_back({id, round, b.board, b.game_id, next.time_control, !next.rated,
+                                 Account{w->account, w->name}, Account{k->account, k->name}});
             }
             next.boards.push_back(std::move(b));
         }
@@ -647,33 +668,92 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
         next.round_started_ms.push_back(wall_ms_());
         if (auto ok = save(next); !ok) return ok.error();
         **found = std::move(next);
+        for (const GameToMake& g : games) by_game_[g.game_id] = {id, {round, g.board}};
         if (!games.empty()) starting_.insert(id);
-        time_control = (*found)->time_control;
-        casual = !(*found)->rated;
     }
     // The games, outside the lock (the hub reports to on_game_over under its own).
-    std::vector<std::pair<int, Answer<CreatedGame>>> made;
-    for (const ToCreate& g : games) made.emplace_back(g.board, hub_.create_event_game(time_control, casual, g.white, g.black));
+    (void)make_games(games);
     std::lock_guard lock(mutex_);
     starting_.erase(id);
     auto found = find(id);
     if (!found) return found.error();
-    Event& e = **found;
-    for (auto& [board, created] : made) {
-        for (EventBoard& b : e.boards) {
-            if (b.round != round || b.board != board) continue;
-            if (!created) {
-                b.note = "the game could not be made: " + created.error().message;
+    return to_json(**found, &a);
+}
+
+int EventService::make_games(const std::vector<GameToMake>& games) {
+    int linked = 0;
+    for (const GameToMake& g : games) {
+        auto board_of = [&](Event& e) -> EventBoard* {
+            for (EventBoard& b : e.boards)
+                if (b.round == g.round && b.board == g.board) return &b;
+            return nullptr;
+        };
+        {
+            std::lock_guard lock(mutex_);
+            auto found = find(g.event);
+            EventBoard* b = found ? board_of(**found) : nullptr;
+            // Decided meanwhile (the organiser's result), or already linked: no game to make.
+            if (!b || b->game_id != g.game_id || !b->white_token.empty() || !b->result.empty() || !b->note.empty())
                 continue;
+        }
+        auto created = hub_.create_event_game(g.time_control, g.casual, g.white, g.black, g.game_id);
+        std::lock_guard lock(mutex_);
+        auto found = find(g.event);
+        EventBoard* b = found ? board_of(**found) : nullptr;
+        if (!b || b->game_id != g.game_id) continue;
+        EventBoard next = *b;
+        if (!created) {
+            next.note = "the game could not be made: " + created.error().message;
+            next.game_id.clear();
+        } else {
+            next.white_token = created->white_token.value_or("");
+            next.black_token = created->black_token.value_or("");
+        }
+        if (!save_board_game(g.event, next)) continue;  // stored as before: the next start tries again
+        if (!created) by_game_.erase(g.game_id);
+        else ++linked;
+        *b = std::move(next);
+    }
+    return linked;
+}
+
+int EventService::recover_games() {
+    std::vector<GameToMake> games;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [id, e] : events_) {
+            if (!e.online) continue;  // over the board: the organiser types the results
+            Event next = e;
+            bool chosen = false;
+            std::vector<GameToMake> mine;
+            for (EventBoard& b : next.boards) {
+                if (b.black == 0 || !b.result.empty() || !b.note.empty() || !b.white_token.empty()) continue;
+                const EventPlayer* w = nullptr;
+                const EventPlayer* k = nullptr;
+                for (const EventPlayer& p : next.players) {
+                    if (p.start_rank == b.white) w = &p;
+                    if (p.start_rank == b.black) k = &p;
+                }
+                if (!w || !k) continue;
+                // A round saved without ids (by an older version) gets them now.
+                if (b.game_id.empty()) {
+                    b.game_id = event_game_id();
+                    chosen = true;
+                }
+                mine.push_back({id, b.round, b.board, b.game_id, next.time_control, !next.rated,
+                                Account{w->account, w->name}, Account{k->account, k->name}});
             }
-            b.game_id = created->id;
-            b.white_token = created->white_token.value_or("");
-            b.black_token = created->black_token.value_or("");
-            by_game_[b.game_id] = {id, {round, board}};
+            if (chosen) {
+                if (!save(next)) continue;
+                e = std::move(next);
+            }
+            for (const GameToMake& g : mine) {
+                by_game_[g.game_id] = {id, {g.round, g.board}};
+                games.push_back(g);
+            }
         }
     }
-    if (auto ok = save(e); !ok) return ok.error();
-    return to_json(e, &a);
+    return make_games(games);
 }
 
 Answer<std::string> EventService::enter_result(std::int64_t id, const Account& a, std::string_view body) {
@@ -743,7 +823,8 @@ int EventService::recover_results() {
         std::lock_guard lock(mutex_);
         for (const auto& [id, e] : events_)
             for (const EventBoard& b : e.boards)
-                if (!b.game_id.empty() && b.result.empty() && b.note.empty()) waiting.push_back(b.game_id);
+                if (!b.game_id.empty() && !b.white_token.empty() && b.result.empty() && b.note.empty())
+                    waiting.push_back(b.game_id);
     }
     // The hub outside the lock (it calls on_game_over under its own).
     int recovered = 0;
@@ -832,10 +913,10 @@ std::string EventService::to_json(const Event& e, const Account* viewer) const {
                 return {{"rank", rank}, {"name", by_rank[rank]->name}};
             };
             json x = {{"board", b.board}, {"white", side(b.white)}, {"black", side(b.black)}, {"result", b.result}};
-            if (!b.game_id.empty()) x["game"] = b.game_id;
+            if (!b.game_id.empty() && !b.white_token.empty()) x["game"] = b.game_id;  // (made and linked)
             if (!b.note.empty()) x["note"] = b.note;
             // The viewer's own seat, to play from the event page.
-            if (viewer && !b.game_id.empty()) {
+            if (viewer && !b.game_id.empty() && !b.white_token.empty()) {
                 const EventPlayer* w = by_rank.count(b.white) ? by_rank[b.white] : nullptr;
                 const EventPlayer* k = by_rank.count(b.black) ? by_rank[b.black] : nullptr;
                 if (w && w->account == viewer->id) x["seat"] = b.white_token;
@@ -931,7 +1012,8 @@ Answer<std::string> EventService::pgn(std::int64_t id) {
         if (!found) return found.error();
         name = (*found)->name;
         for (const EventBoard& b : (*found)->boards)
-            if (!b.game_id.empty()) games.emplace_back(b.game_id, std::to_string(b.round) + "." + std::to_string(b.board));
+            if (!b.game_id.empty() && !b.white_token.empty())
+                games.emplace_back(b.game_id, std::to_string(b.round) + "." + std::to_string(b.board));
     }
     std::string out;
     std::string safe_name;

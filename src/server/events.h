@@ -16,6 +16,13 @@
 // connection, as the accounts have); every change is written before it is answered.
 // Locking: the service's mutex is never held while calling the hub (the hub calls
 // on_game_over under its own lock).
+//
+// A round starts in two steps: the pairing is saved with a game id chosen for every
+// board to be played online, then the hub makes each game with that id and the board
+// is linked to it (its seats saved). A stop between or during the steps leaves boards
+// whose id has no game yet, or a game not linked; recover_games() at the next start
+// makes the missing games and links the others, each once (Hub::create_event_game
+// answers a game made before with the same id).
 #pragma once
 
 #include <cstdint>
@@ -48,7 +55,9 @@ struct EventPlayer {
     std::set<int> byes;      // rounds with a half-point bye requested in advance
 };
 
-// One board of a round; a bye is black == 0. Results: "" (pending), "1-0", "0-1",
+// One board of a round; a bye is black == 0. An online board's game_id is chosen when
+// the round is saved; the seat tokens are set once the hub has made the game (empty
+// tokens: the game is not made, or not linked, yet). Results: "" (pending), "1-0", "0-1",
 // "1/2-1/2", "+-", "-+", "--" (forfeits), and for a bye "bye".
 struct EventBoard {
     int round = 0, board = 0;
@@ -107,6 +116,12 @@ public:
     // game store but has no result here gets it (the result of a game that ended while
     // the server was down, or in the hub just before a stop). Returns the boards seen over.
     int recover_results();
+    // At start-up, after the hub resumed its games and before recover_results: every
+    // board of a started online round that has neither a result nor a note and no game
+    // linked gets its game (the same id, colours, players and time control as saved;
+    // a game made before the stop is linked, not made again). Over-the-board events,
+    // byes and decided boards get none. Returns the boards given a game.
+    int recover_games();
 
     // The operations behind the routes (also for tests). JSON bodies as in docs/protocol.md.
     Answer<std::string> create(const Account& organiser, std::string_view body);
@@ -130,6 +145,19 @@ private:
     // One board's result and note (a result is one row, not the whole event: the hub
     // reports results under its own lock).
     Answer<bool> save_result(std::int64_t event_id, const EventBoard& b);
+    // One board's game: its id, seats and note.
+    Answer<bool> save_board_game(std::int64_t event_id, const EventBoard& b);
+    // The games of boards saved with their ids: made (or found made) in the hub outside
+    // the lock, each board linked as soon as its game is; a board decided meanwhile, or
+    // of an event gone, gets none. Returns the boards linked.
+    struct GameToMake {
+        std::int64_t event = 0;
+        int round = 0, board = 0;
+        std::string game_id, time_control;
+        bool casual = true;
+        Account white, black;
+    };
+    int make_games(const std::vector<GameToMake>& games);
     Answer<Event*> find(std::int64_t id);
     std::string to_json(const Event& e, const Account* viewer) const;
 

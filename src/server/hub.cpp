@@ -3,6 +3,7 @@
 #include "server/hub.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <future>
@@ -198,9 +199,12 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
                                  "you have " + std::to_string(cap) +
                                      " unfinished games; finish, resign or abort one before you start another",
                                  429};
+        const std::int64_t creator_account = account && spec->opponent != "hotseat" ? account->id : 0;
+        auto before = made_before(*spec, creator_account, opponent_account);
+        if (!before) return before.error();
+        if (*before) return **before;
         StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
-        created = create_room(*spec, "", key, on_durable,
-                              account && spec->opponent != "hotseat" ? account->id : 0, opponent_account);
+        created = create_room(*spec, "", key, on_durable, creator_account, opponent_account);
         if (!created) return created;
     }
     // D3: the answer goes out once the game is stored.
@@ -213,8 +217,9 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
 }
 
 Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool casual, const Account& white,
-                                           const Account& black) {
+                                           const Account& black, const std::string& game_id) {
     NewGameRequest spec;
+    spec.game_id = game_id;
     spec.opponent = "invite";
     spec.creator_color = WHITE;
     spec.time_control = time_control;
@@ -227,6 +232,9 @@ Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool
     Answer<CreatedGame> created = ProtocolError{};
     {
         std::lock_guard lock(mutex_);
+        auto before = made_before(spec, white.id, black.id);
+        if (!before) return before.error();
+        if (*before) return **before;
         StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
         created = create_room(spec, "", "", on_durable, white.id, black.id);
         if (!created) return created;
@@ -237,6 +245,36 @@ Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool
         return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
     }
     return created;
+}
+
+Answer<std::optional<CreatedGame>> Hub::made_before(const NewGameRequest& spec, std::int64_t creator_account,
+                                                    std::int64_t opponent_account) {
+    if (spec.game_id.empty()) return std::optional<CreatedGame>{};
+    if (spec.game_id.size() > 64 || !std::all_of(spec.game_id.begin(), spec.game_id.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) != 0;
+        }))
+        return ProtocolError{"internal", "a chosen game id must be 1 to 64 letters and digits", 500};
+    auto found = find(spec.game_id);
+    if (!found) {
+        if (found.error().code == "not_found") return std::optional<CreatedGame>{};
+        return found.error();
+    }
+    const Room& r = **found;
+    // The same game: the same seats (as create_room gives them) and the same R14 rule.
+    const Color creator = spec.creator_color.value_or(WHITE);
+    const bool robot = spec.opponent == "robot";
+    const std::int64_t other = robot || opponent_account == creator_account ? 0 : opponent_account;
+    const std::int64_t want_white = creator == WHITE ? creator_account : other;
+    const std::int64_t want_black = creator == BLACK ? creator_account : other;
+    if (!spec.creator_color || r.hotseat() || r.info.white_account != want_white || r.info.black_account != want_black ||
+        r.info.first_move != spec.first_move)
+        return ProtocolError{"internal", "the game id " + spec.game_id + " is another game's", 500};
+    CreatedGame c;
+    c.id = r.id();
+    if (!r.info.white_token.empty()) c.white_token = r.info.white_token;
+    if (!r.info.black_token.empty()) c.black_token = r.info.black_token;
+    c.you = creator == WHITE ? Seat::WHITE_SEAT : Seat::BLACK_SEAT;
+    return std::optional<CreatedGame>{c};
 }
 
 Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
@@ -274,7 +312,8 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     const bool robot = spec.opponent == "robot";
 
     StoredGame info;
-    for (int tries = 0;; ++tries) {
+    if (!spec.game_id.empty()) info.id = spec.game_id;  // not taken: made_before looked
+    for (int tries = 0; spec.game_id.empty(); ++tries) {
         info.id = env_.random_token(8);
         if (rooms_.count(info.id)) continue;
         if (!storage_) break;

@@ -119,6 +119,8 @@ public:
                                     const Account* account = nullptr, const Account* opponent = nullptr);
     // For a service that seats two known parties (simuls, simul.h): the request already
     // read (its in-process fields too), and the opponent's account (0: anonymous, robot).
+    // With spec.game_id set, a game made before with that id and these seats is answered
+    // again (its seats), not made twice (issue 13: a start cut short by a stop).
     Answer<CreatedGame> create_game(NewGameRequest spec, std::string_view client, const Account* account,
                                     std::int64_t opponent_account);
     Answer<std::string> state_json(const std::string& id);             // a spectator's view
@@ -135,9 +137,10 @@ public:
     std::string levels_json() const;
     // Issue 13: a game of an event (events.h) between two accounts, each holding its
     // seat from the start; no per-client cap (the organiser starts the round).
-    // `casual`: draws at threefold/fifty at once (an unrated event).
+    // `casual`: draws at threefold/fifty at once (an unrated event). `game_id`: as
+    // NewGameRequest::game_id (the board's id, stored before; "" for a random one).
     Answer<CreatedGame> create_event_game(const std::string& time_control, bool casual, const Account& white,
-                                          const Account& black);
+                                          const Account& black, const std::string& game_id = "");
 
     // WebSocket-level operations. connect() sends the first state to the subscriber.
     // `account`: the connection's signed-in account (P21). A signed-in player who
@@ -221,6 +224,10 @@ private:
     Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
                                     StorageWriter::Done on_durable, std::int64_t creator_account = 0,
                                     std::int64_t opponent_account = 0);
+    // Issue 13: the game a service's chosen id names, if made before (none: not yet);
+    // an error when the id is another game's.
+    Answer<std::optional<CreatedGame>> made_before(const NewGameRequest& spec, std::int64_t creator_account,
+                                                   std::int64_t opponent_account);
     int open_games_of(const std::string& client) const;
     void count_open(Room& r);
     std::string robot_name(int level, int elo) const;

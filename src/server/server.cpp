@@ -546,8 +546,10 @@ int run_server(const ServerConfig& config) {
         std::cerr << "outpost serve: " << loaded.error().message << "\n";
         return 1;
     }
-    // Issue 13: results of event games that ended while the server was down, or in
+    // Issue 13: boards of a round whose games a stop kept from being made (or linked)
+    // get them; results of event games that ended while the server was down, or in
     // the hub just before a stop, reach their boards.
+    (void)(*events)->recover_games();
     (void)(*events)->recover_results();
     std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
               << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed

@@ -134,23 +134,30 @@ Result<int> SimulService::load() {
     auto rows = store_->load_recent(int(env_.max_finished_in_memory));
     if (!rows) return rows.error();
     std::vector<std::string> playing;  // games to ask about, outside the lock
+    std::vector<std::string> starting;  // simuls whose start a stop cut short
     {
         std::lock_guard lock(mutex_);
         for (const std::string& body : *rows) {
             auto s = from_stored(body);
             if (!s) continue;
-            // A start cut short by a stop: the boards made are played; no more are made.
-            if (s->status == "starting") s->status = s->boards.empty() ? "open" : "started";
             for (size_t i = 0; i < s->boards.size(); ++i) {
                 const Board& b = s->boards[i];
                 if (b.game.empty()) continue;
                 by_game_[b.game] = {s->id, i};
-                if (!b.over) playing.push_back(b.game);
+                if (!b.over && !b.host_token.empty()) playing.push_back(b.game);
             }
             const std::string sid = s->id;
-            simuls_[sid] = std::move(*s);
+            Simul& in = simuls_[sid] = std::move(*s);
+            // A start cut short by a stop (issue 13): the boards missing are planned (a
+            // simul saved by an older version has only the boards made), the games not
+            // made are made and the made ones linked, below.
+            if (in.status == "starting") {
+                plan_boards(in);
+                starting.push_back(sid);
+            }
         }
     }
+    for (const std::string& id : starting) make_games(id);
     // Results the hub knows and the simul missed (a stop before the next tick).
     for (const std::string& game : playing) {
         auto result = env_.game_result ? env_.game_result(game) : std::nullopt;
@@ -540,75 +547,113 @@ HttpResponse SimulService::cancel(const HttpRequest& req, const std::string& id)
     return HttpResponse{200, "application/json", view(*s, Viewer{req.account->id, ""}), {}};
 }
 
-// The games are made outside the lock (the hub's lock comes after ours never before);
-// meanwhile the simul is "starting", which no other request changes.
+// The boards of every accepted player without one, each with the id of the game it
+// will have (under the lock; issue 13: saved before any game is made).
+void SimulService::plan_boards(Simul& s) {
+    std::size_t i = 0;
+    for (const Player& p : s.players) {
+        if (!p.accepted) continue;
+        const std::size_t n = i++;
+        if (std::any_of(s.boards.begin(), s.boards.end(), [&](const Board& b) { return b.player == p.id; })) continue;
+        Board b;
+        b.player = p.id;
+        b.host_white = s.host_color == "white" || (s.host_color == "alternate" && n % 2 == 0);
+        b.game = env_.random_token(8);
+        by_game_[b.game] = {s.id, s.boards.size()};
+        s.boards.push_back(std::move(b));
+    }
+}
+
+// Makes the games of a "starting" simul's boards that have an id and no seats yet,
+// outside the lock (the hub's lock comes after ours, never before), each board saved
+// as its game is made; then the simul has started. A game made before a stop is
+// found by its id (Hub::create_game), not made again.
+void SimulService::make_games(const std::string& id) {
+    struct ToMake {
+        std::size_t board;
+        std::string game;
+        NewGameRequest spec;
+        std::int64_t opponent = 0;
+    };
+    std::vector<ToMake> todo;
+    Account host;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = simuls_.find(id);
+        if (it == simuls_.end() || it->second.status != "starting") return;
+        const Simul& s = it->second;
+        host = Account{s.host_account, s.host_name};
+        for (std::size_t i = 0; i < s.boards.size(); ++i) {
+            const Board& b = s.boards[i];
+            if (b.game.empty() || !b.host_token.empty() || b.over) continue;
+            auto p = std::find_if(s.players.begin(), s.players.end(), [&](const Player& x) { return x.id == b.player; });
+            if (p == s.players.end()) continue;
+            NewGameRequest spec;
+            spec.game_id = b.game;
+            spec.opponent = p->robot_level ? "robot" : "invite";
+            spec.level = p->robot_level ? p->robot_level : 1;
+            spec.creator_color = b.host_white ? WHITE : BLACK;
+            spec.time_control = s.time_control;
+            spec.name = s.host_name;
+            spec.opponent_name = p->name;
+            spec.casual = true;
+            spec.creator_extra_ms = Millis(s.host_extra) * 1000 * Millis(s.boards.size());
+            // R14: a board is never aborted; the player who does not start loses by forfeit
+            // (the host, who walks from board to board, has the hub's long limit).
+            spec.first_move = b.host_white ? "forfeit-host-white" : "forfeit-host-black";
+            todo.push_back({i, b.game, std::move(spec), p->robot_level ? 0 : p->account});
+        }
+    }
+    for (const ToMake& t : todo) {
+        auto created = env_.create_game ? env_.create_game(t.spec, host, t.opponent)
+                                        : Answer<CreatedGame>(ProtocolError{"internal", "no games here", 500});
+        std::lock_guard lock(mutex_);
+        auto it = simuls_.find(id);
+        if (it == simuls_.end() || t.board >= it->second.boards.size()) return;
+        Board& b = it->second.boards[t.board];
+        if (b.game != t.game) continue;
+        if (created) {
+            b.host_token = (b.host_white ? created->white_token : created->black_token).value_or("");
+            b.player_token = (b.host_white ? created->black_token : created->white_token).value_or("");
+        } else {
+            by_game_.erase(b.game);
+            b.game.clear();
+            b.over = true;  // a board without a game ("failed"): no score either way
+        }
+        save(it->second);
+    }
+    std::lock_guard lock(mutex_);
+    auto it = simuls_.find(id);
+    if (it == simuls_.end() || it->second.status != "starting") return;
+    Simul& s = it->second;
+    s.status = "started";
+    s.started_ms = env_.wall_ms();
+    finish_if_done(s);
+    changed(s);
+}
+
+// The boards are planned and saved first ("starting", which no other request
+// changes), then the games are made (make_games); a stop in between is mended by
+// load().
 HttpResponse SimulService::start(const HttpRequest& req, const std::string& id) {
     if (!req.account) return error_answer(not_signed_in());
-    std::vector<Player> players;
-    std::string host_color, tc;
-    int extra = 0;
     {
         std::lock_guard lock(mutex_);
         Simul* s = find(id);
         if (!s) return error_answer(no_simul());
         if (s->host_account != req.account->id) return error_answer(only_host("starts the simul"));
         if (s->status != "open") return error_answer(not_allowed("this simul has started or is over"));
-        for (const Player& p : s->players)
-            if (p.accepted) players.push_back(p);
-        if (players.empty()) return error_answer(not_allowed("no player has joined (or been accepted) yet"));
+        if (accepted(*s) == 0) return error_answer(not_allowed("no player has joined (or been accepted) yet"));
         s->status = "starting";
-        ++starting_;
-        host_color = s->host_color;
-        tc = s->time_control;
-        extra = s->host_extra;
+        plan_boards(*s);
+        s->updated_ms = env_.wall_ms();
+        save(*s);
     }
-    const Account host = *req.account;
-    for (size_t i = 0; i < players.size(); ++i) {
-        const Player& p = players[i];
-        Board b;
-        b.player = p.id;
-        b.host_white = host_color == "white" || (host_color == "alternate" && i % 2 == 0);
-        NewGameRequest spec;
-        spec.opponent = p.robot_level ? "robot" : "invite";
-        spec.level = p.robot_level ? p.robot_level : 1;
-        spec.creator_color = b.host_white ? WHITE : BLACK;
-        spec.time_control = tc;
-        spec.name = host.name;
-        spec.opponent_name = p.name;
-        spec.casual = true;
-        spec.creator_extra_ms = Millis(extra) * 1000 * Millis(players.size());
-        // R14: a board is never aborted; the player who does not start loses by forfeit
-        // (the host, who walks from board to board, has the hub's long limit).
-        spec.first_move = b.host_white ? "forfeit-host-white" : "forfeit-host-black";
-        auto created = env_.create_game ? env_.create_game(spec, host, p.account)
-                                        : Answer<CreatedGame>(ProtocolError{"internal", "no games here", 500});
-        if (created) {
-            b.game = created->id;
-            b.host_token = (b.host_white ? created->white_token : created->black_token).value_or("");
-            b.player_token = (b.host_white ? created->black_token : created->white_token).value_or("");
-        } else {
-            b.over = true;  // a board without a game ("failed"): no score either way
-        }
-        std::lock_guard lock(mutex_);
-        Simul& s = simuls_.at(id);
-        if (!b.game.empty()) {
-            by_game_[b.game] = {id, s.boards.size()};
-            if (auto e = early_.find(b.game); e != early_.end()) {  // reported before we knew it
-                b.ply = e->second.ply;
-                b.over = e->second.over;
-                if (b.over) b.result = e->second.result;
-            }
-        }
-        s.boards.push_back(std::move(b));
-    }
+    make_games(id);
     std::lock_guard lock(mutex_);
-    if (--starting_ == 0) early_.clear();
-    Simul& s = simuls_.at(id);
-    s.status = "started";
-    s.started_ms = env_.wall_ms();
-    finish_if_done(s);
-    changed(s);
-    return HttpResponse{200, "application/json", view(s, Viewer{host.id, ""}), {}};
+    Simul* s = find(id);
+    if (!s) return error_answer(no_simul());
+    return HttpResponse{200, "application/json", view(*s, Viewer{req.account->id, ""}), {}};
 }
 
 // --- Games ----------------------------------------------------------------------------------
@@ -616,10 +661,7 @@ HttpResponse SimulService::start(const HttpRequest& req, const std::string& id) 
 void SimulService::on_live_game(const LiveGame& g) {
     std::lock_guard lock(mutex_);
     auto it = by_game_.find(g.id);
-    if (it == by_game_.end()) {
-        if (starting_ > 0 && early_.size() < 100'000) early_[g.id] = g;
-        return;
-    }
+    if (it == by_game_.end()) return;
     auto s = simuls_.find(it->second.first);
     if (s == simuls_.end() || it->second.second >= s->second.boards.size()) return;
     Board& b = s->second.boards[it->second.second];

@@ -16,7 +16,9 @@
 // moves themselves go over the games' own sockets.
 //
 // Locking: one mutex; the service never calls the hub while holding it (the hub
-// calls on_live_game under its own lock), so there is no lock cycle. A simul is
+// calls on_live_game under its own lock), so there is no lock cycle. The start saves
+// the boards, each with its game's id, as "starting" before the hub makes any game;
+// load() finishes a start that a stop cut short (issue 13). A simul is
 // written to its table (simul_store.cpp) after every change made by a request at
 // once, and after a board's result (reported under the hub's lock) at the next
 // tick(); at load the boards still playing ask the hub for results missed.
@@ -154,6 +156,8 @@ private:
     void send_to_watchers(const Simul& s);
     void save(const Simul& s);
     void finish_if_done(Simul& s);
+    void plan_boards(Simul& s);             // under the lock
+    void make_games(const std::string& id);  // not under it (it calls the hub)
     void evict_finished();
     std::string to_stored(const Simul& s) const;
     static std::optional<Simul> from_stored(const std::string& body);
@@ -165,8 +169,6 @@ private:
     std::map<std::string, std::pair<std::string, size_t>> by_game_;  // game id -> simul id, board index
     std::map<const Subscriber*, Watcher> watchers_;
     std::set<std::string> dirty_;  // changed by game results, not yet saved
-    int starting_ = 0;                           // simuls between making their games and recording them
-    std::map<std::string, LiveGame> early_;      // reports about games not yet recorded (while starting_)
 };
 
 }  // namespace outpost::server

@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sqlite3.h>
 
 #include "club/dutch.h"
 #include "club/round_robin.h"
@@ -43,7 +44,12 @@ struct EventsP20 : ::testing::Test {
         HubEnv e;
         e.monotonic_ms = [this] { return now; };
         e.wall_ms = [this] { return 1'700'000'000'000 + now; };
-        e.call_back_in = [](const std::string&, Millis) {};
+        // A game's first timer is armed as it is made, its row already stored.
+        e.call_back_in = [this](const std::string& game, Millis) {
+            if (!scheduled.insert(game).second) return;
+            if (crash_at && ++games_made == crash_at) snapshot();
+            if (on_new_game) on_new_game(game);
+        };
         e.ask_robot = [](RobotRequest) {};
         e.random_token = [this](int len) {
             std::string s(1, 't');
@@ -88,6 +94,7 @@ struct EventsP20 : ::testing::Test {
         accounts.reset();
         storage.reset();
         remove_files();
+        std::filesystem::remove(crash_copy());
     }
 
     HttpRequest request(const std::string& method, const std::string& target, const std::string& body,
@@ -167,19 +174,82 @@ struct EventsP20 : ::testing::Test {
     bool deliver_results = true;  // false: the hub's report is lost (a stop between the two writes)
 
     // A stop and a start of the server, in serve's order: the stores, the hub, the
-    // events, the hub's games resumed, then the results the events missed.
+    // events, the hub's games resumed, the boards' missing games, then the results the
+    // events missed.
     void restart() {
         events.reset();
         hub.reset();
         storage.reset();
+        start_server();
+    }
+    int recovered = -1;
+    int games_recovered = -1;
+
+    // A kill -9 in the middle of making a round's games: the database as it is when
+    // the `crash_at`-th game has been made (its row stored, nothing after it), copied
+    // with VACUUM INTO (every commit made, nothing else), then a start on that copy.
+    int crash_at = 0, games_made = 0;
+    std::set<std::string> scheduled;
+    std::function<void(const std::string&)> on_new_game;
+    std::string crash_copy() const { return db_path + ".crash"; }
+    void snapshot() {
+        std::filesystem::remove(crash_copy());
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+        const std::string sql = "VACUUM INTO '" + crash_copy() + "'";
+        char* err = nullptr;
+        EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+        sqlite3_free(err);
+        sqlite3_close(db);
+    }
+    // SQL run on the database while the server is down.
+    void sql(const std::string& text) {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+        char* err = nullptr;
+        EXPECT_EQ(sqlite3_exec(db, text.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "") << " in " << text;
+        sqlite3_free(err);
+        sqlite3_close(db);
+    }
+    std::int64_t count(const std::string& query) {
+        sqlite3* db = nullptr;
+        EXPECT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        EXPECT_EQ(sqlite3_prepare_v2(db, query.c_str(), -1, &st, nullptr), SQLITE_OK) << query;
+        std::int64_t n = -1;
+        if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        return n;
+    }
+    // Everything stops; the copy taken at the crash becomes the database; `between`
+    // runs on it while the server is down; then the start (recovering or not).
+    void crash_restart(const std::function<void()>& between = {}, bool recover = true) {
+        ASSERT_TRUE(std::filesystem::exists(crash_copy())) << "no crash was taken";
+        crash_at = 0;
+        events.reset();
+        hub.reset();
+        accounts.reset();
+        storage.reset();
+        remove_files();
+        std::filesystem::rename(crash_copy(), db_path);
+        if (between) between();
+        accounts = std::move(AccountStore::open(db_path, PasswordCost::cheapest()).value());
+        start_server(recover);
+    }
+    void start_server(bool recover = true) {
+        scheduled.clear();  // a new process
         storage = std::move(Storage::open(db_path).value());
         hub = std::make_unique<Hub>(env(), storage.get());
         events = std::move(EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; }).value());
         deliver_results = true;
         ASSERT_TRUE(hub->resume_from_storage().ok());
+        if (recover) recover_now();
+    }
+    void recover_now() {
+        games_recovered = events->recover_games();
         recovered = events->recover_results();
     }
-    int recovered = -1;
     // An account's rating in a class, stored as a rated game's would be (P23).
     void seed_rating(const std::string& game_id, const Account& a, const Account& b, const std::string& cls, double ra,
                      double rb) {
@@ -633,4 +703,192 @@ TEST_F(EventsP20, StartingRanksByRatingInTheEventsClassThenByName_C04_2_P23) {
     call("POST", path(id, "join"), json::object(), &players[5]);
     EXPECT_EQ(get(id)["players"][5]["rating"], 1650);
     EXPECT_EQ(get(id)["players"][5]["rank"], 6);
+}
+
+// Issue 13: a round is started in two steps, its pairing saved and then its games made
+// in the hub. A kill -9 between them (here after the second of three games was made,
+// before any was linked to its board) left boards with neither a game nor a result,
+// and the event stuck. At the next start every such board gets its game, once: the
+// games made before the stop are linked (not made again), the missing one is made with
+// the colours, players and time control of the pairing; R14's first-move time (60 s)
+// starts when the game is made, not counting the hour the server was down.
+TEST_F(EventsP20, AStopBetweenTheRoundAndItsGamesLeavesNoBoardWithoutAGame_P20_R14) {
+    current_id = create({{"name", "Kill"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "3+2"}});
+    const auto id = current_id;
+    for (int i = 0; i < 6; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    crash_at = 2;
+    const json live = start(id);  // (the process goes on; the copy is what a kill leaves)
+    ASSERT_EQ(live["pairings"][0]["boards"].size(), 3u);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 3);
+    now += 3'600'000;  // down for an hour
+    crash_restart();
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 3) << "two games made before the stop, one after";
+    json e = get(id);
+    ASSERT_EQ(e["current_round"], 1);
+    ASSERT_EQ(e["pairings"][0]["boards"].size(), 3u);
+    std::set<std::string> games;
+    for (int b = 0; b < 3; ++b) {
+        const json board = e["pairings"][0]["boards"][std::size_t(b)];
+        const json& was = live["pairings"][0]["boards"][std::size_t(b)];
+        EXPECT_EQ(board["white"], was["white"]);  // the pairing as saved
+        EXPECT_EQ(board["black"], was["black"]);
+        ASSERT_TRUE(board.contains("game")) << "board " << b + 1 << " is stuck: " << board.dump();
+        EXPECT_EQ(board["result"], "");
+        games.insert(board["game"].get<std::string>());
+        const LiveGame g = hub->game_report(board["game"]).value();
+        EXPECT_EQ(g.white, board["white"]["name"]);
+        EXPECT_EQ(g.black, board["black"]["name"]);
+        EXPECT_EQ(g.time_control, "3+2");
+        EXPECT_FALSE(g.over);
+    }
+    EXPECT_EQ(games.size(), 3u);
+    // Each player's seat is theirs, in their colour (play() checks), and a result comes back.
+    const json b1 = e["pairings"][0]["boards"][0], b2 = e["pairings"][0]["boards"][1], b3 = e["pairings"][0]["boards"][2];
+    play(b1, {mv("e2e4"), mv("e7e5"), {{"t", "resign"}, {"by", "black"}}}, b1["white"]["name"], b1["black"]["name"]);
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][0]["result"], "1-0");
+    // R14: 60 s from the start, the hour down not counted.
+    now += 59'999;
+    hub->on_timer(b2["game"]);
+    hub->on_timer(b3["game"]);
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][1]["result"], "");
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][2]["result"], "");
+    now += 1;
+    hub->on_timer(b2["game"]);
+    hub->on_timer(b3["game"]);
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][1]["result"], "-+");
+    EXPECT_EQ(get(id)["pairings"][0]["boards"][2]["result"], "-+");
+    // Another start makes nothing more; the event goes on.
+    const std::string before = call("GET", path(id), json(), nullptr).body;
+    restart();
+    EXPECT_EQ(call("GET", path(id), json(), nullptr).body, before);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 3);
+    EXPECT_EQ(start(id)["current_round"], 2);
+}
+
+// Issue 13, attacked: a stop before any game was made, then another stop in the middle
+// of the recovery itself (after it made the second of three games, before linking
+// it). The next start links what was made and makes the rest: each board has one
+// game, with the id chosen when the round was saved; a third start does nothing.
+TEST_F(EventsP20, ARestartInTheMiddleOfTheRecoveryStillMakesEachGameOnce_P20) {
+    current_id = create({{"name", "Twice"}, {"system", "swiss"}, {"rounds", 3}, {"time_control", "10+5"}});
+    const auto id = current_id;
+    for (int i = 0; i < 6; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    crash_at = 1;
+    start(id);
+    // The stop came just before the first game's row: none is stored.
+    crash_restart([this] { sql("DELETE FROM moves; DELETE FROM games;"); }, false);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 0);
+    for (const json& b : get(id)["pairings"][0]["boards"]) EXPECT_FALSE(b.contains("game")) << b.dump();
+    games_made = 0;
+    crash_at = 2;
+    recover_now();  // (this process finishes; the copy is the stop in its middle)
+    EXPECT_EQ(games_recovered, 3);
+    std::vector<std::string> ids;
+    for (const json& b : get(id)["pairings"][0]["boards"]) ids.push_back(b.value("game", ""));
+    crash_restart();
+    EXPECT_EQ(games_recovered, 2) << "board 2's game found made, board 3's made";
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 3);
+    std::vector<std::string> after;
+    for (const json& b : get(id)["pairings"][0]["boards"]) after.push_back(b.value("game", ""));
+    EXPECT_EQ(after, ids);
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        const json board = get(id)["pairings"][0]["boards"][i];
+        const LiveGame g = hub->game_report(after[i]).value();
+        EXPECT_EQ(g.white, board["white"]["name"]);
+        EXPECT_EQ(g.black, board["black"]["name"]);
+        EXPECT_EQ(g.time_control, "10+5");
+        EXPECT_EQ(count("SELECT COUNT(*) FROM games g JOIN event_boards b ON b.game_id = g.id WHERE g.id = '" + after[i] +
+                        "' AND g.white_token = b.white_token AND g.black_token = b.black_token AND g.first_move = 'forfeit'"),
+                  1)
+            << "the board's seats are the game's";
+    }
+    restart();
+    EXPECT_EQ(games_recovered, 0);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 3);
+}
+
+// Issue 13, attacked: the recovery makes no game for an over-the-board event, a bye,
+// a board the organiser decided before or during the recovery, nor for the boards of
+// an event no longer there; a player who withdrew after the round started still plays
+// it (the round stands); a round saved by an older version, without game ids, gets
+// them.
+TEST_F(EventsP20, RecoveryMakesNoGameForOverTheBoardByesDecidedOrGoneBoards_P20) {
+    const auto otb = create({{"name", "Club night"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "60+30"}, {"mode", "otb"}});
+    for (int i = 0; i < 5; ++i) call("POST", path(otb, "join"), json::object(), &players[std::size_t(i)]);
+    start(otb);
+    const auto gone = create({{"name", "Gone"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "3+2"}});
+    for (int i = 0; i < 2; ++i) call("POST", path(gone, "join"), json::object(), &players[std::size_t(i)]);
+    start(gone);
+    current_id = create({{"name", "Online"}, {"system", "swiss"}, {"rounds", 2}, {"time_control", "3+2"}});
+    const auto id = current_id;
+    for (int i = 0; i < 8; ++i) call("POST", path(id, "join"), json::object(), &players[std::size_t(i)]);
+    crash_at = 1;  // board 1's game made, nothing after it
+    const json live = start(id);
+    const std::string gone_id = std::to_string(gone), online = std::to_string(id);
+    crash_restart(
+        [&] {
+            // The "gone" event's row is no longer there (its boards' rows are).
+            sql("UPDATE event_boards SET white_token = '', black_token = '' WHERE event_id = " + gone_id +
+                "; DELETE FROM games WHERE id IN (SELECT game_id FROM event_boards WHERE event_id = " + gone_id +
+                "); DELETE FROM events WHERE id = " + gone_id + ";");
+            // Board 3 as an older version saved it: no game id.
+            sql("UPDATE event_boards SET game_id = '' WHERE event_id = " + online + " AND round = 1 AND board = 3;");
+        },
+        false);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+    // Before the recovery: the organiser decides board 2; board 3's Black withdraws.
+    result(id, 1, 2, "+-");
+    const std::string leaver = live["pairings"][0]["boards"][2]["black"]["name"];
+    EXPECT_EQ(call("POST", path(id, "withdraw"), json::object(), &account_named(leaver)).status, 200);
+    // During it: as board 3's game is made, the organiser decides board 4.
+    on_new_game = [&](const std::string&) {
+        on_new_game = nullptr;
+        result(id, 1, 4, "-+");
+    };
+    recover_now();
+    EXPECT_EQ(games_recovered, 2) << "boards 1 and 3";
+    json e = get(id);
+    const json& boards = e["pairings"][0]["boards"];
+    EXPECT_TRUE(boards[0].contains("game"));
+    EXPECT_FALSE(boards[1].contains("game"));
+    EXPECT_EQ(boards[1]["result"], "+-");
+    ASSERT_TRUE(boards[2].contains("game"));
+    EXPECT_EQ(hub->game_report(boards[2]["game"]).value().black, leaver);
+    EXPECT_FALSE(boards[3].contains("game"));
+    EXPECT_EQ(boards[3]["result"], "-+");
+    for (const json& p : e["players"])
+        if (p["name"] == leaver) EXPECT_EQ(p["withdrawn_from"], 2);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM event_boards WHERE event_id = " + std::to_string(otb) + " AND game_id <> ''"), 0);
+    EXPECT_EQ(get(otb)["pairings"][0]["boards"].size(), 3u);  // two boards and the bye, no games
+    EXPECT_EQ(call("GET", path(gone), json(), nullptr).status, 404);
+    restart();
+    EXPECT_EQ(games_recovered, 0);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
+}
+
+// Issue 13, attacked: a chosen game id that is another game's (another pairing, or a
+// lobby game) is refused, never answered with that game's seats nor overwritten; a
+// chosen id must be letters and digits; the same request twice is one game.
+TEST_F(EventsP20, AChosenGameIdIsOneGameAndNeverAnothersSeats_P20) {
+    auto first = hub->create_event_game("3+2", true, players[0], players[1], "Board1id");
+    ASSERT_TRUE(first) << first.error().message;
+    EXPECT_EQ(first->id, "Board1id");
+    auto again = hub->create_event_game("3+2", true, players[0], players[1], "Board1id");
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(again->white_token, first->white_token);
+    EXPECT_EQ(again->black_token, first->black_token);
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 1);
+    // Other players, or the colours reversed: not this game.
+    EXPECT_FALSE(hub->create_event_game("3+2", true, players[2], players[3], "Board1id"));
+    EXPECT_FALSE(hub->create_event_game("3+2", true, players[1], players[0], "Board1id"));
+    // A lobby game's id.
+    auto lobby = hub->create_game(R"({"opponent":"invite","color":"white","time_control":"3+2"})", "10.0.0.9", &players[4]);
+    ASSERT_TRUE(lobby) << lobby.error().message;
+    auto taken = hub->create_event_game("3+2", true, players[4], Account{0, ""}, lobby->id);
+    EXPECT_FALSE(taken);
+    for (const char* bad : {"a b", "x'--", "../x"}) EXPECT_FALSE(hub->create_event_game("3+2", true, players[0], players[1], bad)) << bad;
+    EXPECT_FALSE(hub->create_event_game("3+2", true, players[0], players[1], std::string(65, 'a')));
+    EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
+    EXPECT_EQ(json::parse(hub->state_json(lobby->id).value())["game"]["players"]["white"]["name"], "Player5");
 }

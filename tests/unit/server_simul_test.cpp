@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include "chess/uci.h"
 #include "server/hub.h"
@@ -58,7 +60,9 @@ struct SimulFixture : ::testing::Test {
         e.wall_ms = [this] { return 1'700'000'000'000 + now; };
         e.random_token = [this](int len) { return token(len); };
         e.create_game = [this](const NewGameRequest& spec, const Account& h, std::int64_t opponent) {
-            return hub->create_game(spec, "", &h, opponent);
+            auto made = hub->create_game(spec, "", &h, opponent);
+            if (crash_at && ++games_made == crash_at) snapshot();
+            return made;
         };
         e.game_result = [this](const std::string& id) -> std::optional<std::string> {
             auto s = hub->state_json(id);
@@ -87,6 +91,54 @@ struct SimulFixture : ::testing::Test {
         store.reset();
         storage.reset();
         for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+        std::filesystem::remove(crash_copy());
+    }
+
+    // A kill -9 while the games are made: the database as it is once the `crash_at`-th
+    // game has been made (every commit, nothing else; VACUUM INTO), then a start on it
+    // in serve's order (the stores, the hub's games resumed, the simuls).
+    int crash_at = 0, games_made = 0;
+    std::string crash_copy() const { return db_path + ".crash"; }
+    void snapshot() {
+        std::filesystem::remove(crash_copy());
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+        const std::string sql = "VACUUM INTO '" + crash_copy() + "'";
+        EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+        sqlite3_close(db);
+    }
+    std::int64_t count_games() {
+        sqlite3* db = nullptr;
+        EXPECT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        EXPECT_EQ(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM games", -1, &st, nullptr), SQLITE_OK);
+        std::int64_t n = -1;
+        if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        return n;
+    }
+    void stop() {
+        simuls.reset();
+        hub.reset();
+        store.reset();
+        storage.reset();
+    }
+    void start_server() {
+        storage = std::move(Storage::open(db_path).value());
+        hub = std::make_unique<Hub>(hub_env(), storage.get());
+        ASSERT_TRUE(hub->resume_from_storage().ok());
+        store = std::move(SimulStore::open(db_path).value());
+        simuls = std::make_unique<SimulService>(simul_env(), store.get());
+        ASSERT_TRUE(simuls->load().ok());
+    }
+    void crash_restart() {
+        ASSERT_TRUE(std::filesystem::exists(crash_copy())) << "no crash was taken";
+        crash_at = 0;
+        stop();
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+        std::filesystem::rename(crash_copy(), db_path);
+        start_server();
     }
 
     HttpResponse call(const std::string& method, const std::string& target, const json& body = nullptr,
@@ -485,4 +537,100 @@ TEST_F(SimulFixture, P18R14NoFirstMoveLosesByForfeitTheHostHasTheLongerLimit) {
     EXPECT_EQ(s["summary"]["wins"], 1);
     EXPECT_EQ(s["summary"]["losses"], 1);
     EXPECT_EQ(s["status"], "finished");
+}
+
+// Issue 13: a simul's start makes one game per board. A kill -9 in the middle (after
+// the second of four games) left the simul open with no boards and two games nobody
+// could find; a second start made them again. Now the boards are saved, each with its
+// game's id, before any game is made, and the next start of the server makes the
+// missing games and links those made: every player has one board and one game, with
+// the colours, clocks and seats of the start; R14's first-move time runs from then.
+TEST_F(SimulFixture, P18R14AStopWhileTheGamesAreMadeLeavesEveryBoardOneGame) {
+    const std::string id =
+        create({{"name", "Kill"}, {"color", "alternate"}, {"time_control", "5+3"}, {"host_extra", 10}, {"max_boards", 4}});
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &anna), 201);
+    const std::string bob_key = ok(call("POST", "/api/v1/simuls/" + id + "/join", {{"name", "Bob"}}), 201)["you"]["key"];
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &carl), 201);
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", {{"robot", 2}}, &host), 201);
+    crash_at = 2;
+    const json live = ok(call("POST", "/api/v1/simuls/" + id + "/start", json::object(), &host));
+    ASSERT_EQ(live["simul"]["boards"].size(), 4u);
+    now += 3'600'000;  // down for an hour
+    crash_restart();
+    EXPECT_EQ(count_games(), 4) << "two games made before the stop, two after";
+    json s = get(id, &host);
+    EXPECT_EQ(s["simul"]["status"], "started");
+    ASSERT_EQ(s["simul"]["boards"].size(), 4u);
+    const char* host_colours[] = {"white", "black", "white", "black"};
+    const char* names[] = {"anna", "Bob", "carl", "Robot level 2"};
+    std::vector<std::string> games;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const json& b = s["simul"]["boards"][i];
+        EXPECT_EQ(b["status"], "playing") << b.dump();
+        EXPECT_EQ(b["name"], names[i]);
+        EXPECT_EQ(b["host_color"], host_colours[i]);
+        const std::string game = b["game"];
+        games.push_back(game);
+        json g = game_state(game);
+        const std::string hc = host_colours[i], pc = hc == "white" ? "black" : "white";
+        EXPECT_EQ(g["players"][hc]["account"], "Hostess");
+        EXPECT_EQ(g["players"][pc]["name"], i == 3 ? "Outpost level 2" : names[i]);  // (the robot's own name in its game)
+        EXPECT_EQ(g["clock"][hc + "_ms"], 300'000 + 40'000);
+        EXPECT_EQ(g["clock"][pc + "_ms"], 300'000);
+        ASSERT_TRUE(s["you"]["seats"].contains(game));
+        EXPECT_EQ(hub->connect(game, s["you"]["seats"][game].get<std::string>(), std::make_shared<Collector>()).value(),
+                  hc == "white" ? Seat::WHITE_SEAT : Seat::BLACK_SEAT);
+    }
+    EXPECT_EQ(std::set<std::string>(games.begin(), games.end()).size(), 4u);
+    const json bob = get(id, nullptr, bob_key)["you"];
+    EXPECT_EQ(bob["game"], games[1]);
+    EXPECT_EQ(hub->connect(games[1], bob["seat"].get<std::string>(), std::make_shared<Collector>()).value(), Seat::WHITE_SEAT);
+    // R14: Bob (White on board 2) has 60 s from the restart, not from the start.
+    now += 59'999;
+    hub->on_timer(games[1]);
+    EXPECT_EQ(get(id)["simul"]["boards"][1]["status"], "playing");
+    now += 1;
+    hub->on_timer(games[1]);
+    EXPECT_EQ(get(id)["simul"]["boards"][1]["result"], "0-1");
+    // Another start makes nothing more.
+    simuls->tick();
+    stop();
+    start_server();
+    EXPECT_EQ(count_games(), 4);
+    json again = get(id)["simul"];
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(again["boards"][i]["game"], games[i]);
+    EXPECT_EQ(again["boards"][1]["result"], "0-1");
+}
+
+// Issue 13, attacked: a second stop in the middle of finishing the start (after the
+// first game the recovery makes) still ends with one game per board.
+TEST_F(SimulFixture, P18AStopWhileAStopIsMendedStillGivesOneGamePerBoard) {
+    const std::string id = create({{"name", "Twice"}, {"color", "white"}, {"time_control", "5+3"}, {"max_boards", 3}});
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &anna), 201);
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", json::object(), &carl), 201);
+    ok(call("POST", "/api/v1/simuls/" + id + "/join", {{"robot", 1}}, &host), 201);
+    crash_at = 1;
+    ok(call("POST", "/api/v1/simuls/" + id + "/start", json::object(), &host));
+    // The first restart stops again once it has made the next game.
+    stop();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+    std::filesystem::rename(crash_copy(), db_path);
+    games_made = 0;
+    crash_at = 1;
+    start_server();
+    EXPECT_EQ(count_games(), 3);
+    crash_restart();
+    EXPECT_EQ(count_games(), 3) << "games 1 and 2 made before the stops, 3 after";
+    json s = get(id, &host)["simul"];
+    EXPECT_EQ(s["status"], "started");
+    ASSERT_EQ(s["boards"].size(), 3u);
+    std::set<std::string> games;
+    for (const json& b : s["boards"]) {
+        EXPECT_EQ(b["status"], "playing") << b.dump();
+        games.insert(b["game"].get<std::string>());
+    }
+    EXPECT_EQ(games.size(), 3u);
+    EXPECT_EQ(get(id, &anna)["you"]["game"], s["boards"][0]["game"]);
+    // A start again is refused: the simul has started.
+    EXPECT_EQ(call("POST", "/api/v1/simuls/" + id + "/start", json::object(), &host).status, 409);
 }
