@@ -10,7 +10,8 @@
 # bootstrap: the games are drawn again with replacement 300 times and the ratings
 # fitted again; the interval is the 2.5th to 97.5th percentile.
 #
-# Usage: fit_elo.py [--anchor NAME=ELO]... [--seed N] [--samples N] FILE.pgn...
+# Usage: fit_elo.py [--anchor NAME=ELO]... [--offset-anchor NAME=ELO]... [--offset-slope]
+#                   [--seed N] [--samples N] FILE.pgn...
 # Prints a line per player: name, games, points, rating, 95% interval, and then
 # every pair that met: the score and the Elo difference it implies, with its
 # likelihood of superiority (LOS).
@@ -48,10 +49,14 @@ def read_games(paths):
     return games
 
 
-def fit(games, anchors, offset_anchors=None, iterations=4000):
+def fit(games, anchors, offset_anchors=None, iterations=4000, slope=False):
     """Ratings by maximum likelihood. anchors: fixed ratings. offset_anchors: ratings
-    fixed up to one shared offset, which is fitted too. Returns (ratings, offset)."""
+    fixed up to a shared offset, which is fitted too: one number, or with slope=True
+    a straight line in the label (offset + slope * (label - mean label)), for a ladder
+    whose drift grows along it. Returns (ratings, offset, slope)."""
     offset_anchors = offset_anchors or {}
+    ref = sum(offset_anchors.values()) / len(offset_anchors) if offset_anchors else 0.0
+    line = 0.0
     players = sorted({g[0] for g in games} | {g[1] for g in games})
     n = defaultdict(float)  # games between a pair (both orders)
     pair_points = defaultdict(float)  # points of the first of the pair against the second
@@ -82,31 +87,50 @@ def fit(games, anchors, offset_anchors=None, iterations=4000):
             change = max(change, abs(new - rating[a]))
             rating[a] = new
         if offset_anchors:
-            # One Newton step for the shared offset.
-            grad = hess = 0.0
+            # One Newton step for the offset (and the slope): the gradient and the
+            # Hessian of the log-likelihood in (offset, slope); x is the label's
+            # distance from the mean label, the slope's weight.
+            g0 = g1 = h00 = h01 = h11 = 0.0
             for a in offset_anchors:
                 if a not in rating:
                     continue
+                x = offset_anchors[a] - ref
                 for b, c in opponents[a]:
                     if b in offset_anchors:
                         continue
                     e = 1 / (1 + 10 ** ((rating[b] - rating[a]) / 400))
-                    grad += pair_points[(a, b)] - c * e
-                    hess += c * e * (1 - e) * k
-            if hess > 0:
-                step = grad / hess
-                offset += step
-                change = max(change, abs(step))
+                    r = pair_points[(a, b)] - c * e
+                    w = c * e * (1 - e) * k
+                    g0 += r
+                    g1 += r * x
+                    h00 += w
+                    h01 += w * x
+                    h11 += w * x * x
+            det = h00 * h11 - h01 * h01
+            if slope and det > 1e-12 * max(h00 * h11, 1e-300):
+                step0 = (h11 * g0 - h01 * g1) / det
+                step1 = (h00 * g1 - h01 * g0) / det
+            elif h00 > 0:
+                step0, step1 = g0 / h00, 0.0
+            else:
+                step0 = step1 = 0.0
+            # Damped: the free players move with the ladder, so a full step can
+            # overshoot.
+            step0 = max(-50.0, min(50.0, step0))
+            step1 = max(-0.05, min(0.05, step1))
+            offset += step0
+            line += step1
+            change = max(change, abs(step0), abs(step1) * 1000)
             for a in offset_anchors:
                 if a in rating:
-                    rating[a] = offset_anchors[a] + offset
+                    rating[a] = offset_anchors[a] + offset + line * (offset_anchors[a] - ref)
         if not anchors and not offset_anchors:  # without an anchor the mean is 1500
             mean = sum(rating.values()) / len(rating)
             for a in players:
                 rating[a] += 1500 - mean
         if change < 1e-7:
             break
-    return rating, offset
+    return rating, offset, line
 
 
 def los(wins, losses):
@@ -119,6 +143,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--anchor", action="append", default=[])
     ap.add_argument("--offset-anchor", action="append", default=[])
+    ap.add_argument("--offset-slope", action="store_true",
+                    help="the --offset-anchor players' offset is a line in their label")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("files", nargs="+")
@@ -142,16 +168,19 @@ def main():
     for name in list(anchors) + list(offset_anchors):
         if not any(name in (w, b) for w, b, _ in games):
             sys.exit(f"fit_elo: anchor {name} played no game")
-    ratings, offset = fit(games, anchors, offset_anchors)
+    ratings, offset, line = fit(games, anchors, offset_anchors, slope=args.offset_slope)
     rng = random.Random(args.seed)
     samples = defaultdict(list)
     offsets = []
+    lines = []
     for _ in range(args.samples):
         drawn = [games[rng.randrange(len(games))] for _ in games]
         present = {w for w, _, _ in drawn} | {b for _, b, _ in drawn}
-        r, o = fit(drawn, {k: v for k, v in anchors.items() if k in present},
-                   {k: v for k, v in offset_anchors.items() if k in present}, 1500)
+        r, o, sl = fit(drawn, {k: v for k, v in anchors.items() if k in present},
+                       {k: v for k, v in offset_anchors.items() if k in present}, 1500,
+                       args.offset_slope)
         offsets.append(o)
+        lines.append(sl)
         for p, v in r.items():
             samples[p].append(v)
     count = defaultdict(int)
@@ -170,8 +199,16 @@ def main():
         print(f"{p:<22} {count[p]:>5} {score[p]:>7.1f} {ratings[p]:>6.0f} {lo:>7.0f}..{hi:<7.0f} {max(hi - ratings[p], ratings[p] - lo):>5.0f}{fixed}")
     if offset_anchors:
         o = sorted(offsets)
-        print(f"\noffset of the --offset-anchor players: {offset:+.0f} "
+        ref = sum(offset_anchors.values()) / len(offset_anchors)
+        where = f" at label {ref:.0f}" if args.offset_slope else ""
+        print(f"\noffset of the --offset-anchor players{where}: {offset:+.0f} "
               f"(95% interval {o[int(0.025 * (len(o) - 1))]:+.0f}..{o[int(0.975 * (len(o) - 1))]:+.0f})")
+        if args.offset_slope:
+            sl = sorted(lines)
+            print(f"slope of the offset: {line:+.3f} Elo per Elo of label "
+                  f"(95% interval {sl[int(0.025 * (len(sl) - 1))]:+.3f}..{sl[int(0.975 * (len(sl) - 1))]:+.3f})")
+            for a in sorted(offset_anchors, key=offset_anchors.get):
+                print(f"  {a}: label {offset_anchors[a]:.0f}, offset {offset + line * (offset_anchors[a] - ref):+.0f}")
     print()
     print("head to head (first player's wins - losses - draws, Elo from the score, LOS)")
     h2h = defaultdict(lambda: [0, 0, 0])

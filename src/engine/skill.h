@@ -27,7 +27,7 @@ constexpr int LEVEL_MAX = 10;
 // /api/v1/levels): from below the weakest measured level, which every Elo under it
 // plays as, up to full strength at ELO_MAX; between the strongest measured level and
 // ELO_MAX the handicap fades out (skill_for_elo).
-constexpr int ELO_MIN = 500;
+constexpr int ELO_MIN = 400;
 constexpr int ELO_MAX = 2850;
 
 struct SkillParams {

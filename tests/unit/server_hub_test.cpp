@@ -482,7 +482,7 @@ TEST_F(Fixture, P3CustomEloRobotIsNamedByItsEloWithinTheEnginesRange) {
     const json black = w->last_state()["players"]["black"];
     EXPECT_EQ(black["name"], "Outpost 1500 Elo");
     EXPECT_EQ(black["elo"], 1500);
-    for (int elo : {engine::ELO_MIN - 1, engine::ELO_MAX + 1, 3500, 400}) {
+    for (int elo : {engine::ELO_MIN - 1, engine::ELO_MAX + 1, 3500, 300}) {
         auto r = hub->create_game(json{{"opponent", "robot"}, {"elo", elo}}.dump());
         ASSERT_TRUE(!r) << elo;
         EXPECT_EQ(r.error().code, "bad_request");

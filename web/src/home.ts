@@ -45,7 +45,7 @@ function saveChoices(c: Choices) {
 
 let levelsCache: Level[] | null = null;
 // The custom Elo range: from /api/v1/levels (src/engine/skill.h ELO_MIN/ELO_MAX), else these.
-let eloRange = { min: 500, max: 2850 };
+let eloRange = { min: 400, max: 2850 };
 
 // A level's tooltip, in words of the UI language (the server's `label` is English).
 function levelTitle(l: Level): string {
