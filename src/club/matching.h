@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace outpost::club {
 
 struct WeightedEdge {
@@ -45,27 +49,43 @@ public:
         return r;
     }
     WideInt& operator+=(const WideInt& b) {
+#if defined(__x86_64__)
+        unsigned char carry = 0;
+#pragma GCC unroll 64
+        for (int i = 0; i < Limbs; ++i) {
+            carry = _addcarry_u64(carry, limb_[i], b.limb_[i], &limb_[i]);
+        }
+#else
         unsigned carry = 0;
         for (int i = 0; i < Limbs; ++i) {
-            std::uint64_t s = limb_[i] + b.limb_[i];
+            Limb s = limb_[i] + b.limb_[i];
             unsigned c1 = s < limb_[i];
-            std::uint64_t t = s + carry;
+            Limb t = s + carry;
             unsigned c2 = t < s;
             limb_[i] = t;
             carry = c1 | c2;
         }
+#endif
         return *this;
     }
     WideInt& operator-=(const WideInt& b) {
+#if defined(__x86_64__)
+        unsigned char borrow = 0;
+#pragma GCC unroll 64
+        for (int i = 0; i < Limbs; ++i) {
+            borrow = _subborrow_u64(borrow, limb_[i], b.limb_[i], &limb_[i]);
+        }
+#else
         unsigned borrow = 0;
         for (int i = 0; i < Limbs; ++i) {
-            std::uint64_t d = limb_[i] - b.limb_[i];
+            Limb d = limb_[i] - b.limb_[i];
             unsigned b1 = limb_[i] < b.limb_[i];
-            std::uint64_t t = d - borrow;
+            Limb t = d - borrow;
             unsigned b2 = d < borrow;
             limb_[i] = t;
             borrow = b1 | b2;
         }
+#endif
         return *this;
     }
     friend bool operator==(const WideInt& a, const WideInt& b) {
@@ -88,7 +108,7 @@ public:
         WideInt r(0);
         const int whole = bits / 64, part = bits % 64;
         for (int i = Limbs - 1; i >= whole; --i) {
-            std::uint64_t v = limb_[i - whole] << part;
+            Limb v = limb_[i - whole] << part;
             if (part > 0 && i - whole - 1 >= 0) v |= limb_[i - whole - 1] >> (64 - part);
             r.limb_[i] = v;
         }
@@ -103,7 +123,8 @@ public:
     }
 
 private:
-    std::uint64_t limb_[Limbs];
+    using Limb = unsigned long long;  // the type of the carry intrinsics
+    Limb limb_[Limbs];
 };
 
 // The 256-bit weights.
