@@ -181,7 +181,12 @@ public:
     }
 
 private:
-    W slack(int k) const { return dual_[u_[k]] + dual_[v_[k]] - w_[k]; }
+    W slack(int k) const {
+        W r = dual_[u_[k]];  // in place: no temporaries of the wide weights
+        r += dual_[v_[k]];
+        r -= w_[k];
+        return r;
+    }
 
     void leaves(int b, std::vector<int>& out) const {
         if (b < n_) {
