@@ -193,7 +193,7 @@ std::string level_description() {
         else if (st.elo) s += "~" + std::to_string(st.elo) + " (target, unmeasured)";
         else s += "unmeasured";
     }
-    return s + " (95%; one fit of 588 games against the next level, Stockfish UCI_Elo, Glaurung and Toga, on the scale of Stockfish's UCI_Elo at 60+0.6; full strength at 10+0.1; bench/engine/levels.sh)";
+    return s + " (95%; one fit of 698 games against the next level, Stockfish UCI_Elo, Glaurung, Toga and Ethereal, on the scale of Stockfish's UCI_Elo at 60+0.6; full strength at 10+0.1; bench/engine/levels.sh)";
 }
 
 bool Oversight::overlooks(Key key, Move m, bool opponent) const {
