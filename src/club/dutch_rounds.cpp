@@ -5,7 +5,8 @@
 // every player below it (and the bye, when the count is odd). Every vertex must be
 // matched (maximum cardinality), which is the completion criterion C.4: whatever
 // this bracket does, the rest of the round can still be paired under the absolute
-// criteria C.1-C.3. The weight of an edge is a 256-bit number whose bit fields hold
+// criteria C.1-C.3. The weight of an edge is a wide integer (256 to 4096 bits, the
+// smallest width that holds the bracket's fields) whose bit fields hold
 // the quality criteria in their order of priority, most important highest, so that
 // a heavier matching is one that is better by the first criterion where the two
 // differ:
@@ -25,8 +26,7 @@
 // and last the tie-break between pairings equally good by all of these, the
 // Handbook's order of candidates (D): first no exchange between S1 and S2, then
 // the transpositions of S2 in lexicographic order (S1 being the moved-down players
-// of a heterogeneous bracket, else the upper half), exact wherever its
-// base^(P-1-i) field fits in the 256 bits (brackets up to about 40 players); then
+// of a heterogeneous bracket, else the upper half), a base^(P-1-i) field; then
 // a weighted distance from the first candidate and the lowest-ranked players as
 // downfloaters. The order of exchanges (D.2) and of the remainder of a
 // heterogeneous bracket (D.3) is approximated by those last fields, not exact.
@@ -37,6 +37,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <type_traits>
 
 #include "club/dutch.h"
 #include "club/matching.h"
@@ -341,79 +342,105 @@ private:
         add(false, [](const Cand& c) { return c.exchange; });
         add(false, [](const Cand& c) { return c.exchanged_bsn; });
 
-        std::vector<Wide> weights(cands.size(), Wide(0));
-        int total_bits = 0;
-        for (const Field& f : fields) {
-            long long maxv = *std::max_element(f.values.begin(), f.values.end());
-            if (maxv == 0) continue;
-            int width = bit_length(maxv * (nv / 2 + 1)) + 1;
-            total_bits += width;
-            for (std::size_t k = 0; k < cands.size(); ++k) {
-                long long v = f.maximise ? f.values[k] : maxv - f.values[k];
-                weights[k] = weights[k].shifted(width) + Wide(v);
-            }
-        }
-        // D.1: the transpositions of S2 in lexicographic order, that is S1[0]'s
-        // partner as early in S2 as possible, then S1[1]'s, ...: the S2 index of
-        // S1[i]'s partner counts with the weight base^(P-1-i). Where that does not
-        // fit in the weight, the weighted distance above stands alone.
-        auto order_field = [&](int p1, int p2, auto index) {
-            const int base_bits = bit_length(p2);
-            const int order_bits = p1 * base_bits + bit_length(nv) + 2;
-            if (p1 <= 0 || total_bits + order_bits + bit_length(nv) + 2 > 250) return;
-            const Wide top = Wide(1).shifted(p1 * base_bits);
-            for (std::size_t k = 0; k < cands.size(); ++k) {
-                auto [i, j] = index(cands[k]);
-                Wide v = 0;
-                if (i >= 0 && i < p1) v = Wide(j).shifted((p1 - 1 - i) * base_bits);
-                weights[k] = weights[k].shifted(order_bits) + (top - v);
-            }
-            total_bits += order_bits;
-        };
+        // The weights are laid out twice: first only to count the bits that the
+        // fields need (weights null), then into integers of the smallest width
+        // that holds them, so that no field is ever dropped.
         const int rsize = static_cast<int>(remainder.size());
-        // D.2 after the sums: the S1 players moved to S2 are the lowest ones, the S2
-        // players moved to S1 the highest (bbpPairings' order): the higher players
-        // of the pairs, as high as possible, the bit of remainder index i weighing
-        // more than all those after it.
-        if (first && rsize > 0 && total_bits + rsize + bit_length(nv) + 2 <= 250) {
-            const int width = rsize + bit_length(nv) + 1;
-            for (std::size_t k = 0; k < cands.size(); ++k) {
-                Wide v = 0;
-                if (cands[k].higher >= 0) v = Wide(1).shifted(rsize - 1 - cands[k].higher);
-                weights[k] = weights[k].shifted(width) + v;
+        auto lay_out = [&](auto* weights) -> int {
+            using W = typename std::remove_pointer_t<decltype(weights)>::value_type;
+            int total_bits = 0;
+            for (const Field& f : fields) {
+                long long maxv = *std::max_element(f.values.begin(), f.values.end());
+                if (maxv == 0) continue;
+                int width = bit_length(maxv * (nv / 2 + 1)) + 1;
+                total_bits += width;
+                if (weights)
+                    for (std::size_t k = 0; k < cands.size(); ++k) {
+                        long long v = f.maximise ? f.values[k] : maxv - f.values[k];
+                        (*weights)[k] = (*weights)[k].shifted(width) + W(v);
+                    }
             }
-            total_bits += width;
-        }
-        if (first && mdp_count == 0) {
-            order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.s1, c.s2}; });
-        } else {
-            const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
-            order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
-                        [](const Cand& c) { return std::pair{c.s1, c.s2}; });
-        }
-        if (mdp_count > 0) {
-            if (first) {
-                order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+            // D.1: the transpositions of S2 in lexicographic order, that is S1[0]'s
+            // partner as early in S2 as possible, then S1[1]'s, ...: the S2 index of
+            // S1[i]'s partner counts with the weight base^(P-1-i).
+            auto order_field = [&](int p1, int p2, auto index) {
+                const int base_bits = bit_length(p2);
+                const int order_bits = p1 * base_bits + bit_length(nv) + 2;
+                if (p1 <= 0) return;
+                total_bits += order_bits;
+                if (!weights) return;
+                const W top = W(1).shifted(p1 * base_bits);
+                for (std::size_t k = 0; k < cands.size(); ++k) {
+                    auto [i, j] = index(cands[k]);
+                    W v = 0;
+                    if (i >= 0 && i < p1) v = W(j).shifted((p1 - 1 - i) * base_bits);
+                    (*weights)[k] = (*weights)[k].shifted(order_bits) + (top - v);
+                }
+            };
+            // D.2 after the sums: the S1 players moved to S2 are the lowest ones, the S2
+            // players moved to S1 the highest (bbpPairings' order): the higher players
+            // of the pairs, as high as possible, the bit of remainder index i weighing
+            // more than all those after it.
+            if (first && rsize > 0) {
+                const int width = rsize + bit_length(nv) + 1;
+                total_bits += width;
+                if (weights)
+                    for (std::size_t k = 0; k < cands.size(); ++k) {
+                        W v = 0;
+                        if (cands[k].higher >= 0) v = W(1).shifted(rsize - 1 - cands[k].higher);
+                        (*weights)[k] = (*weights)[k].shifted(width) + v;
+                    }
+            }
+            if (first && mdp_count == 0) {
+                order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.s1, c.s2}; });
             } else {
-                const int p1 = std::min(mdp_count, m - mdp_count);
-                const int rest = m - mdp_count - p1;
-                order_field(rest / 2, rest - rest / 2, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+                const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
+                order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
+                            [](const Cand& c) { return std::pair{c.s1, c.s2}; });
             }
-        }
-        for (auto get : {+[](const Cand& c) { return c.tie; }, +[](const Cand& c) { return c.floater_rank; }}) {
-            long long maxv = 0;
-            for (const Cand& c : cands) maxv = std::max(maxv, get(c));
-            if (maxv == 0) continue;
-            int width = bit_length(maxv * (nv / 2 + 1)) + 1;
-            if (total_bits + width + bit_length(nv) + 2 > 250) continue;  // a tie-break that does not fit
-            total_bits += width;
-            for (std::size_t k = 0; k < cands.size(); ++k) weights[k] = weights[k].shifted(width) + Wide(maxv - get(cands[k]));
-        }
-        if (total_bits + bit_length(nv) + 2 > 250)
-            return make_error("round " + std::to_string(round_) + ": the pairing criteria need more than 250 bits here");
-        std::vector<WideEdge> edges;
-        for (std::size_t k = 0; k < cands.size(); ++k) edges.push_back({cands[k].a, cands[k].b, weights[k]});
-        std::vector<int> mate = max_weight_matching_wide(nv, edges, true);
+            if (mdp_count > 0) {
+                if (first) {
+                    order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+                } else {
+                    const int p1 = std::min(mdp_count, m - mdp_count);
+                    const int rest = m - mdp_count - p1;
+                    order_field(rest / 2, rest - rest / 2, [](const Cand& c) { return std::pair{c.r1, c.r2}; });
+                }
+            }
+            for (auto get : {+[](const Cand& c) { return c.tie; }, +[](const Cand& c) { return c.floater_rank; }}) {
+                long long maxv = 0;
+                for (const Cand& c : cands) maxv = std::max(maxv, get(c));
+                if (maxv == 0) continue;
+                int width = bit_length(maxv * (nv / 2 + 1)) + 1;
+                total_bits += width;
+                if (weights)
+                    for (std::size_t k = 0; k < cands.size(); ++k)
+                        (*weights)[k] = (*weights)[k].shifted(width) + W(maxv - get(cands[k]));
+            }
+            return total_bits;
+        };
+        // A matching's weight is a sum of nv/2 edges, doubled in the matching,
+        // with room for the sign: the weights stay below 2^(bits-6) / nv.
+        const int needed = lay_out(static_cast<std::vector<Wide>*>(nullptr)) + bit_length(nv) + 2;
+        auto match = [&]<int Limbs>() {
+            std::vector<WideInt<Limbs>> weights(cands.size(), WideInt<Limbs>(0));
+            lay_out(&weights);
+            std::vector<WideIntEdge<Limbs>> edges;
+            edges.reserve(cands.size());
+            for (std::size_t k = 0; k < cands.size(); ++k) edges.push_back({cands[k].a, cands[k].b, weights[k]});
+            return max_weight_matching_wide<Limbs>(nv, edges, true);
+        };
+        std::vector<int> mate;
+        if (needed <= WideInt<4>::kBits - 6) mate = match.template operator()<4>();
+        else if (needed <= WideInt<8>::kBits - 6) mate = match.template operator()<8>();
+        else if (needed <= WideInt<16>::kBits - 6) mate = match.template operator()<16>();
+        else if (needed <= WideInt<32>::kBits - 6) mate = match.template operator()<32>();
+        else if (needed <= WideInt<64>::kBits - 6) mate = match.template operator()<64>();
+        else
+            return make_error("round " + std::to_string(round_) + ": the pairing criteria of a bracket of " +
+                              std::to_string(m) + " players (" + std::to_string(nv) + " with those below it) need " +
+                              std::to_string(needed) + " bits, more than the " +
+                              std::to_string(WideInt<64>::kBits - 6) + " that the weights hold");
         std::vector<int> out(static_cast<std::size_t>(n_) + 1, -1);
         for (int x = 0; x < nv; ++x) {
             if (mate[x] < 0) return make_error(no_pairing_message());

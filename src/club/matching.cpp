@@ -18,7 +18,10 @@ namespace {
 
 // Halving an even dual difference (weights are doubled on entry).
 std::int64_t half(std::int64_t x) { return x / 2; }
-Wide half(const Wide& x) { return x.half(); }
+template <int Limbs>
+WideInt<Limbs> half(const WideInt<Limbs>& x) {
+    return x.half();
+}
 
 template <class W, class Edge>
 class Matcher {
@@ -178,7 +181,12 @@ public:
     }
 
 private:
-    W slack(int k) const { return dual_[u_[k]] + dual_[v_[k]] - w_[k]; }
+    W slack(int k) const {
+        W r = dual_[u_[k]];  // in place: no temporaries of the wide weights
+        r += dual_[v_[k]];
+        r -= w_[k];
+        return r;
+    }
 
     void leaves(int b, std::vector<int>& out) const {
         if (b < n_) {
@@ -457,8 +465,16 @@ std::vector<int> max_weight_matching(int vertices, const std::vector<WeightedEdg
     return run<std::int64_t>(vertices, edges, max_cardinality);
 }
 
-std::vector<int> max_weight_matching_wide(int vertices, const std::vector<WideEdge>& edges, bool max_cardinality) {
-    return run<Wide>(vertices, edges, max_cardinality);
+template <int Limbs>
+std::vector<int> max_weight_matching_wide(int vertices, const std::vector<WideIntEdge<Limbs>>& edges,
+                                          bool max_cardinality) {
+    return run<WideInt<Limbs>>(vertices, edges, max_cardinality);
 }
+
+template std::vector<int> max_weight_matching_wide<4>(int, const std::vector<WideIntEdge<4>>&, bool);
+template std::vector<int> max_weight_matching_wide<8>(int, const std::vector<WideIntEdge<8>>&, bool);
+template std::vector<int> max_weight_matching_wide<16>(int, const std::vector<WideIntEdge<16>>&, bool);
+template std::vector<int> max_weight_matching_wide<32>(int, const std::vector<WideIntEdge<32>>&, bool);
+template std::vector<int> max_weight_matching_wide<64>(int, const std::vector<WideIntEdge<64>>&, bool);
 
 }  // namespace outpost::club

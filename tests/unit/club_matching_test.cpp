@@ -102,3 +102,61 @@ TEST(MaxWeightMatching, TwoHundredPlayersWellUnderASecond) {
     for (int v = 0; v < 200; ++v) ASSERT_GE(mate[v], 0);
     EXPECT_LT(secs, 1.0);
 }
+
+// The wide weights of the Dutch pairing (256 to 4096 bits): carries and borrows
+// across every limb, shifts by whole and partial limbs, signs, halving.
+TEST(WideIntWeights, ArithmeticAcrossLimbs) {
+    using W8 = WideInt<8>;
+    const W8 top = W8(1).shifted(448);
+    const W8 ones = top - W8(1);  // the 448 low bits set: a borrow through seven limbs
+    EXPECT_TRUE(ones + W8(1) == top);  // and the carry back
+    EXPECT_TRUE(ones < top);
+    EXPECT_TRUE(W8(0) < ones);
+    EXPECT_TRUE(W8(-5) < W8(0));
+    EXPECT_TRUE(W8(-5) + W8(5) == W8(0));
+    EXPECT_TRUE(W8(0) - top < W8(-1));
+    EXPECT_TRUE(W8(3).shifted(130) == W8(12).shifted(128));
+    EXPECT_TRUE(W8(1).shifted(511) < W8(0));  // the sign bit
+    EXPECT_TRUE(W8(5).shifted(512) == W8(0));  // shifted out
+    EXPECT_TRUE(W8(-6).half() == W8(-3));
+    EXPECT_TRUE(W8(1).shifted(300).half() == W8(1).shifted(299));
+    W8 sum = 0;
+    for (int i = 0; i < 4; ++i) sum += ones;
+    EXPECT_TRUE(sum == ones.shifted(2));
+    sum -= ones.shifted(1);
+    EXPECT_TRUE(sum == ones.shifted(1));
+    using W64 = WideInt<64>;
+    EXPECT_TRUE(W64(7).shifted(4000) - W64(7).shifted(4000) == W64(0));
+    EXPECT_TRUE(W64(1).shifted(4000) > W64(1).shifted(3999) + W64(1).shifted(3998));
+}
+
+// The matching on 1024-bit weights finds matchings as heavy as on 64-bit ones when
+// every weight is the same number shifted far up, with a second field below it.
+TEST(WideIntWeights, MatchingOnWideWeightsAgreesWithIntegers) {
+    std::mt19937 rng(1024);
+    for (int iter = 0; iter < 500; ++iter) {
+        int n = 2 + static_cast<int>(rng() % 12);
+        bool max_card = iter % 2 == 0;
+        std::vector<WeightedEdge> edges;
+        std::vector<WideIntEdge<16>> wide;
+        std::vector<std::vector<std::int64_t>> w(n, std::vector<std::int64_t>(n, -1));
+        for (int a = 0; a < n; ++a)
+            for (int b = a + 1; b < n; ++b)
+                if (rng() % 3 != 0) {
+                    std::int64_t high = 1 + static_cast<std::int64_t>(rng() % 50), low = rng() % 7;
+                    w[a][b] = w[b][a] = high * 1000 + low;
+                    edges.push_back({a, b, high * 1000 + low});
+                    wide.push_back({a, b, WideInt<16>(high).shifted(900) + WideInt<16>(low)});
+                }
+        auto weight_of = [&](const std::vector<int>& mate) {
+            std::int64_t total = 0;
+            int card = 0;
+            for (int v = 0; v < n; ++v)
+                if (mate[v] > v) total += w[v][mate[v]], ++card;
+            return std::pair{card, total};
+        };
+        EXPECT_EQ(weight_of(max_weight_matching_wide<16>(n, wide, max_card)),
+                  weight_of(max_weight_matching(n, edges, max_card)))
+            << "iteration " << iter;
+    }
+}
