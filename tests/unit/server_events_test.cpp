@@ -20,6 +20,7 @@
 #include "server/hub.h"
 #include "server/storage.h"
 #include "../support/collector.h"
+#include "sqlite_crash_copy.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -192,16 +193,7 @@ struct EventsP20 : ::testing::Test {
     std::set<std::string> scheduled;
     std::function<void(const std::string&)> on_new_game;
     std::string crash_copy() const { return db_path + ".crash"; }
-    void snapshot() {
-        std::filesystem::remove(crash_copy());
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
-        const std::string sql = "VACUUM INTO '" + crash_copy() + "'";
-        char* err = nullptr;
-        EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-        sqlite3_free(err);
-        sqlite3_close(db);
-    }
+    void snapshot() { test::crash_copy_of(db_path, crash_copy()); }
     // SQL run on the database while the server is down.
     void sql(const std::string& text) {
         sqlite3* db = nullptr;

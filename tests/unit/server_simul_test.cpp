@@ -13,6 +13,7 @@
 #include "server/hub.h"
 #include "server/simul.h"
 #include "server/storage.h"
+#include "sqlite_crash_copy.h"
 
 using namespace outpost;
 using namespace outpost::server;
@@ -99,14 +100,7 @@ struct SimulFixture : ::testing::Test {
     // in serve's order (the stores, the hub's games resumed, the simuls).
     int crash_at = 0, games_made = 0;
     std::string crash_copy() const { return db_path + ".crash"; }
-    void snapshot() {
-        std::filesystem::remove(crash_copy());
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
-        const std::string sql = "VACUUM INTO '" + crash_copy() + "'";
-        EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-        sqlite3_close(db);
-    }
+    void snapshot() { test::crash_copy_of(db_path, crash_copy()); }
     std::int64_t count_games() {
         sqlite3* db = nullptr;
         EXPECT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
