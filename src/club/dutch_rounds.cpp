@@ -18,7 +18,19 @@
 //        the largest down (minimised); a downfloater's difference is its score
 //        minus one point less than the lowest score of the bracket;
 //   C.7  the same two for the next bracket (the choice of downfloaters);
-//   2025 C9  the rounds without a game of the player who gets the bye (minimised);
+//   2025 C9  the rounds without a game of the player who gets the bye (minimised;
+//        C.04.3 2025, article 3.4.4), in one bracket only: the one that pairs
+//        all its players among themselves but one, and that one gets the bye.
+//        Only there does the bracket's pairing decide who gets the bye; a
+//        bracket above it, or one that floats other players down as well,
+//        chooses its downfloaters by the criteria after C9 and leaves the bye
+//        to be decided below. This is how bbpPairings (the FIDE-endorsed Dutch
+//        program, the reference these pairings are checked against) applies C9;
+//        applying it in every bracket let an upper bracket pick its downfloaters
+//        for the sake of a lower player's bye. Whether a bracket is that one
+//        follows from the criteria above C9 (the bye's score, the pairs), so a
+//        first matching without C9 tells, and the bracket is then paired again
+//        with it;
 //   C.8, C.9  topscorers (last round) beyond ±2 or with three equal colours;
 //   C.10, C.11  players who do not get their colour preference, their strong one;
 //   C.12-C.15  players with the same down-/upfloat as one and two rounds before;
@@ -91,8 +103,17 @@ public:
             for (int i = 0; i < n_; ++i)
                 if (group_[i] > g) lower.push_back(i);
             if (bye_ >= 0) lower.push_back(bye_);
-            auto result = pair_bracket(g, bracket, lower, nullptr);
+            auto result = pair_bracket(g, bracket, lower, nullptr, false);
             if (!result.ok()) return make_error(result.error().message);
+            // 2025 C9 counts only in the bracket whose one downfloater is the
+            // bye's assignee (see the header); whether this is that bracket is
+            // settled by the criteria above C9, so a first matching without it
+            // tells, and the bracket is paired again with it.
+            const bool c9 = bye_alone_leaves(bracket, *result);
+            if (c9) {
+                result = pair_bracket(g, bracket, lower, nullptr, true);
+                if (!result.ok()) return make_error(result.error().message);
+            }
             // D.1-D.3 order the candidates within the actual S1 and S2: those of the
             // remainder exist only once the moved-down players' opponents are known
             // (a moved-down player need not meet the top resident), and S1 holds as
@@ -100,7 +121,7 @@ public:
             // is paired again with the first matching's moved-down pairs kept and
             // its pair counts: the quality criteria are unchanged, only the order
             // among equally good pairings is exact.
-            result = pair_bracket(g, bracket, lower, &*result);
+            result = pair_bracket(g, bracket, lower, &*result, c9);
             if (!result.ok()) return make_error(result.error().message);
             BracketDecision d;
             d.resident_score = static_cast<double>(group_scores_[g]) / 2;
@@ -145,6 +166,18 @@ private:
         return true;
     }
 
+    // Whether, in the matching `mate` of a bracket and the players below it, the
+    // bracket's players are all paired among themselves except one, who gets
+    // the bye: the bracket where 2025 C9 applies.
+    bool bye_alone_leaves(const std::vector<int>& bracket, const std::vector<int>& mate) const {
+        if (bye_ < 0) return false;
+        const auto inside = [&](int v) { return std::find(bracket.begin(), bracket.end(), v) != bracket.end(); };
+        if (!inside(mate[bye_])) return false;
+        for (int v : bracket)
+            if (v != mate[bye_] && !inside(mate[v])) return false;
+        return true;
+    }
+
     // Float of the player in an earlier round, `back` rounds before this one.
     static Float float_before(const PairingPlayer& p, int back) {
         int k = static_cast<int>(p.floats.size()) - back;
@@ -154,9 +187,9 @@ private:
     // The matching for one bracket; mate per player index (bye_ for the bye).
     // `first` is the matching of a first pass over the same bracket (null in the
     // first pass): its moved-down pairs are kept and its pair counts give the
-    // sizes of S1.
+    // sizes of S1. `c9`: whether 2025 C9 counts in this bracket.
     Result<std::vector<int>> pair_bracket(int g, const std::vector<int>& bracket, const std::vector<int>& lower,
-                                          const std::vector<int>* first) {
+                                          const std::vector<int>* first, bool c9) {
         std::vector<int> verts = bracket;
         verts.insert(verts.end(), lower.begin(), lower.end());
         const int nv = static_cast<int>(verts.size());
@@ -197,6 +230,7 @@ private:
             long long c8 = 0, c9 = 0, c10 = 0, c11 = 0, f[4] = {0, 0, 0, 0}, s[4] = {0, 0, 0, 0};
             long long floater_rank = 0, exchange = 0, exchanged_bsn = 0, tie = 0;
             int higher = -1;  // second pass: the remainder index of the pair's higher player
+            int mdp = -1;     // first pass: the index of a moved-down player paired with a resident
             long long bye_score = 0, bye_unplayed = 0;  // 2025 C5 and C9, on the bye's edge only
             int s1 = -1, s2 = -1;  // S1 and S2 indices of a pair across the halves
             int r1 = -1, r2 = -1;  // the same in the remainder of a heterogeneous bracket
@@ -211,7 +245,7 @@ private:
                 if (a == bye_ || b == bye_) {
                     const int assignee = a == bye_ ? b : a;
                     c.bye_score = half_[assignee];
-                    c.bye_unplayed = unplayed_[assignee];
+                    if (c9) c.bye_unplayed = unplayed_[assignee];
                 }
                 const bool ba = in_bracket[a], bb = in_bracket[b];
                 if (ba && bb) {
@@ -258,7 +292,7 @@ private:
                     } else if (mdp_count > 0 && pa < mdp_count) {
                         c.exchange = pb < mdp_count ? 1 : 0;
                         c.tie = std::abs(pb - (mdp_count + pa));
-                        if (!c.exchange) c.s1 = pa, c.s2 = pb - mdp_count;
+                        if (!c.exchange) c.s1 = pa, c.s2 = pb - mdp_count, c.mdp = pa;
                     } else {
                         // In a heterogeneous bracket the remainder is what the moved-down
                         // players leave: in the first candidates, the residents after
@@ -391,10 +425,24 @@ private:
                         (*weights)[k] = (*weights)[k].shifted(width) + v;
                     }
             }
+            // D.3, the moved-down players: of those that can be paired, the
+            // highest ones, each outweighing all below it (the first candidates
+            // take S1 in order); then, in that order, each against the highest
+            // resident possible (D.1 over the moved-down players).
+            if (!first && mdp_count > 0) {
+                const int width = mdp_count + bit_length(nv) + 1;
+                total_bits += width;
+                if (weights)
+                    for (std::size_t k = 0; k < cands.size(); ++k) {
+                        W v = 0;
+                        if (cands[k].mdp >= 0) v = W(1).shifted(mdp_count - 1 - cands[k].mdp);
+                        (*weights)[k] = (*weights)[k].shifted(width) + v;
+                    }
+            }
             if (first && mdp_count == 0) {
                 order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.s1, c.s2}; });
             } else {
-                const int p1 = mdp_count > 0 ? std::min(mdp_count, m - mdp_count) : m / 2;
+                const int p1 = mdp_count > 0 ? mdp_count : m / 2;
                 order_field(p1, mdp_count > 0 ? m - mdp_count : m - m / 2,
                             [](const Cand& c) { return std::pair{c.s1, c.s2}; });
             }

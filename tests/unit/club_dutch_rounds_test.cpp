@@ -103,8 +103,10 @@ std::vector<double> psd(const Ref& ref, const std::set<int>& bracket, const Matc
 
 // The criteria C.5-C.19 for the bracket's part of a complete matching, in order;
 // smaller is better, compared lexicographically.
+// `c9`: whether 2025 C9 counts in this bracket (only in the one whose single
+// player left unpaired gets the bye: bye_alone_leaves).
 std::vector<double> criteria(const Ref& ref, const std::set<int>& bracket, double resident, double next_resident,
-                             bool has_next, const Matching& m) {
+                             bool has_next, const Matching& m, bool c9) {
     std::vector<double> v;
     int pairs = 0;
     std::set<int> floaters;
@@ -137,7 +139,7 @@ std::vector<double> criteria(const Ref& ref, const std::set<int>& bracket, doubl
         v.push_back(-next_pairs);
         for (double d : psd(ref, next, m, next_resident)) v.push_back(d);
     }
-    v.push_back(bye_unplayed);                           // 2025 C9
+    if (c9) v.push_back(bye_unplayed);                   // 2025 C9
     double c[12] = {0};  // C.8 .. C.19
     for (auto [a, b] : m) {
         if (!bracket.count(a) || !bracket.count(b)) continue;
@@ -190,6 +192,18 @@ std::vector<double> criteria(const Ref& ref, const std::set<int>& bracket, doubl
     return v;
 }
 
+// 2025 C9 counts in a bracket only where the bracket's players are all paired
+// among themselves but one, who gets the bye (the player matched with id 0).
+bool bye_alone_leaves(const std::set<int>& bracket, const Matching& m) {
+    bool bye_here = false;
+    for (auto [a, b] : m) {
+        const bool ia = bracket.count(a) > 0, ib = bracket.count(b) > 0;
+        if (a == 0 || b == 0) bye_here = bye_here || ia || ib;
+        else if (ia != ib) return false;
+    }
+    return bye_here;
+}
+
 // Checks every bracket decision of the fast pairing: no complete pairing of the
 // bracket and the players below it is better by the criteria in their order.
 void check_against_reference(const Tournament& t, int round, const DutchTrace& trace, const std::string& where,
@@ -217,12 +231,21 @@ void check_against_reference(const Tournament& t, int round, const DutchTrace& t
         Matching cur;
         all_matchings(ref, all, cur, ms);
         ASSERT_FALSE(ms.empty()) << where;
+        // Whether C9 counts here is settled by the criteria above it: any
+        // matching best without C9 tells.
         std::vector<double> best, chosen;
+        const Matching* best_m = nullptr;
+        for (const Matching& m : ms) {
+            std::vector<double> v = criteria(ref, bracket, d.resident_score, next_resident, has_next, m, false);
+            if (best.empty() || v < best) best = v, best_m = &m;
+        }
+        const bool c9 = bye_alone_leaves(bracket, *best_m);
+        best.clear();
         std::set<std::pair<int, int>> fast(d.pairs.begin(), d.pairs.end());
         std::set<int> fast_down(d.downfloaters.begin(), d.downfloaters.end());
         bool found = false;
         for (const Matching& m : ms) {
-            std::vector<double> v = criteria(ref, bracket, d.resident_score, next_resident, has_next, m);
+            std::vector<double> v = criteria(ref, bracket, d.resident_score, next_resident, has_next, m, c9);
             if (best.empty() || v < best) best = v;
             std::set<std::pair<int, int>> pairs;
             std::set<int> down;
@@ -267,7 +290,7 @@ void check_against_reference(const Tournament& t, int round, const DutchTrace& t
                 for (const Matching& tail : tails) {
                     Matching m = head;
                     m.insert(m.end(), tail.begin(), tail.end());
-                    if (criteria(ref, bracket, d.resident_score, next_resident, has_next, m) == best) {
+                    if (criteria(ref, bracket, d.resident_score, next_resident, has_next, m, c9) == best) {
                         for (std::size_t i = 0; i < p; ++i) first.emplace_back(s1[i], s2[i]);
                         break;
                     }
@@ -334,7 +357,7 @@ void check_against_reference(const Tournament& t, int round, const DutchTrace& t
                     for (const Matching& tail : tails) {
                         Matching full = m;
                         full.insert(full.end(), tail.begin(), tail.end());
-                        if (criteria(ref, bracket, d.resident_score, next_resident, has_next, full) == best) {
+                        if (criteria(ref, bracket, d.resident_score, next_resident, has_next, full, c9) == best) {
                             first = m;
                             break;
                         }
@@ -449,10 +472,105 @@ TEST(DutchC04_3, C9_2025ByeToTheFewestUnplayedRounds) {
     check_against_reference(*t, 2, trace, "2025 C9 example");
 }
 
+// D.3 (C.04.3): in a heterogeneous bracket the moved-down players paired are
+// the highest that can be, and each meets the highest resident possible, even
+// where more players moved down than there are residents. Round 8 of ten, 15
+// players (a round of bench/pairings/compare where the two differed): 1, 8 and
+// 10 (5.5 points) have all met and move down to 5 and 6 (4.5); 5 has met all
+// three, 6 has met 1, so one pair, 8-6 or 10-6, equally good by every
+// criterion. S1 is the moved-down players in order: 1 cannot be paired, 8 can,
+// so 8-6, as bbpPairings pairs it. Before, only as many moved-down players as
+// there are residents (two) were ordered, and 10, the third, counted as if
+// first: 10-6.
+TEST(DutchC04_3, TheHighestMovedDownPlayersArePairedFirst_C04_3_D3) {
+    std::string text = "012 moved-down players in order\nXXR 10\nXXC white1\n";
+    text += trf_player(
+        1, 5.5,
+        {{8, 'w', '0'}, {4, 'b', '1'}, {6, 'w', '1'}, {13, 'b', '1'}, {10, 'w', '1'}, {5, 'w', '='}, {7, 'b', '1'}});
+    text += trf_player(
+        2, 3.5,
+        {{9, 'b', '0'}, {7, 'w', '='}, {4, 'w', '1'}, {6, 'b', '0'}, {15, 'b', '0'}, {12, 'w', '1'}, {0, '-', 'U'}});
+    text += trf_player(
+        3, 3.0,
+        {{10, 'w', '0'}, {12, 'b', '1'}, {13, 'w', '0'}, {7, 'b', '='}, {14, 'w', '0'}, {0, '-', 'U'}, {9, 'b', '='}});
+    text += trf_player(
+        4, 2.5,
+        {{11, 'b', '-'}, {1, 'w', '0'}, {2, 'b', '0'}, {0, '-', 'U'}, {12, 'b', '1'}, {7, 'w', '0'}, {11, 'w', '='}});
+    text += trf_player(
+        5, 4.5,
+        {{12, 'w', '1'}, {10, 'b', '0'}, {14, 'b', '1'}, {15, 'w', '1'}, {8, 'w', '1'}, {1, 'b', '='}, {6, 'w', '0'}});
+    text += trf_player(
+        6, 4.5,
+        {{13, 'b', '1'}, {11, 'w', '0'}, {1, 'b', '0'}, {2, 'w', '1'}, {9, 'b', '='}, {15, 'w', '1'}, {5, 'b', '1'}});
+    text += trf_player(
+        7, 3.0,
+        {{14, 'w', '-'}, {2, 'b', '='}, {9, 'w', '0'}, {3, 'w', '='}, {0, '-', 'U'}, {4, 'b', '1'}, {1, 'w', '0'}});
+    text += trf_player(
+        8, 5.5,
+        {{1, 'b', '1'}, {14, 'w', '1'}, {11, 'b', '1'}, {10, 'w', '='}, {5, 'b', '0'}, {9, 'w', '1'}, {15, 'b', '1'}});
+    text += trf_player(
+        9, 3.5,
+        {{2, 'w', '1'}, {15, 'b', '0'}, {7, 'b', '1'}, {11, 'w', '='}, {6, 'w', '='}, {8, 'b', '0'}, {3, 'w', '='}});
+    text += trf_player(
+        10, 5.5,
+        {{3, 'b', '1'}, {5, 'w', '1'}, {15, 'w', '1'}, {8, 'b', '='}, {1, 'b', '0'}, {13, 'w', '1'}, {14, 'b', '1'}});
+    text += trf_player(
+        11, 3.0,
+        {{4, 'w', '+'}, {6, 'b', '1'}, {8, 'w', '0'}, {9, 'b', '='}, {13, 'w', '0'}, {14, 'b', '-'}, {4, 'b', '='}});
+    text += trf_player(
+        12, 2.0,
+        {{5, 'b', '0'}, {3, 'w', '0'}, {0, '-', 'U'}, {14, 'b', '='}, {4, 'w', '0'}, {2, 'b', '0'}, {0, '-', 'H'}});
+    text += trf_player(
+        13, 3.0,
+        {{6, 'w', '0'}, {0, '-', 'U'}, {3, 'b', '1'}, {1, 'w', '0'}, {11, 'b', '1'}, {10, 'b', '0'}, {0, '-', 'Z'}});
+    text += trf_player(
+        14, 3.5,
+        {{7, 'b', '+'}, {8, 'b', '0'}, {5, 'w', '0'}, {12, 'w', '='}, {3, 'b', '1'}, {11, 'w', '+'}, {10, 'w', '0'}});
+    text += trf_player(
+        15, 3.0,
+        {{0, '-', 'U'}, {9, 'w', '1'}, {10, 'b', '0'}, {5, 'b', '0'}, {2, 'w', '1'}, {6, 'b', '0'}, {8, 'w', '0'}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    DutchTrace trace;
+    auto r = pair_dutch(*t, &trace);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(write_pairing(*r), "8\n1 14\n8 6\n10 2\n11 5\n3 15\n12 7\n13 4\n9 0\n");
+}
+
 // C.04.1 (2025) 2: two players shall not *play* each other more than once. A
 // forfeited game was not played (TRF + and -), so the two may still meet, as
 // bbpPairings pairs them; before, Outpost counted the forfeit as a meeting and
 // found no pairing at all.
+// C.04.3 (2025 text) C9 counts only in the bracket that leaves one player, the
+// bye's assignee (see src/club/dutch_rounds.cpp), as bbpPairings applies it.
+// Round 3 of six, eight players (a round of bench/pairings/compare where the two
+// differed): 7 takes a half-point bye; 2 (two forfeit wins, so no bye) meets 5;
+// of 1, 4 and 8 (1 point) one floats down to 3 and 6 (0 points), the one left
+// takes the bye. 6 did not play round 1 (a forfeit loss), 3 played both rounds,
+// and 8 has met 6. Applied in the 1-point bracket, C9 (above the colours) made
+// 4 float, so that 3 could take the bye: 1-8, 4-6, bye 3. There it does not
+// count: 1-4 and 1-8 are equally good by every criterion, D.1 takes 1-4 (4 has
+// the stronger White preference), 8 floats down and can meet only 3, and 6
+// takes the bye.
+TEST(DutchC04_3, C9OnlyInTheBracketWhoseOneDownfloaterTakesTheBye_C04_3_C9) {
+    std::string text = "012 C9 only in the bye's bracket\nXXR 6\nXXC white1\n";
+    text += trf_player(1, 1.0, {{5, 'w', '='}, {7, 'b', '='}});
+    text += trf_player(2, 2.0, {{6, 'b', '+'}, {4, 'b', '+'}});
+    text += trf_player(3, 0.0, {{7, 'w', '0'}, {5, 'b', '0'}});
+    text += trf_player(4, 1.0, {{8, 'b', '1'}, {2, 'w', '-'}});
+    text += trf_player(5, 1.5, {{1, 'b', '='}, {3, 'w', '1'}});
+    text += trf_player(6, 0.0, {{2, 'w', '-'}, {8, 'w', '0'}});
+    text += trf_player(7, 1.5, {{3, 'b', '1'}, {1, 'w', '='}, {0, '-', 'H'}});
+    text += trf_player(8, 1.0, {{4, 'w', '0'}, {6, 'b', '1'}});
+    auto t = read_trf(text);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    DutchTrace trace;
+    auto r = pair_dutch(*t, &trace);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(write_pairing(*r), "4\n2 5\n4 1\n8 3\n6 0\n");
+    check_against_reference(*t, 3, trace, "2025 C9 only in the bye's bracket");
+}
+
 TEST(DutchC04_1, AForfeitedGameIsNoMeeting_C04_1_2) {
     std::string text = "012 forfeit\nXXR 3\nXXC white1\n";
     text += trf_player(1, 1.0, {{2, 'w', '+'}});
