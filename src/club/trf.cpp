@@ -200,12 +200,14 @@ Result<Tournament> read_trf(std::string_view text) {
     int n = 0;
     std::size_t pos = 0;
     while (pos <= text.size()) {
-        std::size_t end = text.find('\n', pos);
+        // A line ends with CR (the FIDE TRF description; bbpPairings writes so),
+        // CR LF or LF.
+        std::size_t end = text.find_first_of("\r\n", pos);
         if (end == std::string_view::npos) end = text.size();
         std::string_view line = text.substr(pos, end - pos);
         pos = end + 1;
+        if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++pos;
         ++n;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (trim(line).empty()) {
             if (pos > text.size()) break;
             continue;

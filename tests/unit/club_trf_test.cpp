@@ -154,6 +154,31 @@ TEST(TrfFormat, ErrorsNameTheLineAndTheField) {
               "line 1, round 1 result (column 99): '1' needs an opponent (0000 is none)");
 }
 
+// The FIDE TRF description ends every line with a carriage return (CR), and
+// bbpPairings writes its files so: CR alone, CR LF and LF are all line ends.
+TEST(TrfFormat, CarriageReturnAloneEndsALine_FideTrf) {
+    std::string lf = four_players();
+    std::string cr = lf, crlf;
+    std::replace(cr.begin(), cr.end(), '\n', '\r');
+    for (char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    auto a = read_trf(lf);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    for (const std::string& text : {cr, crlf}) {
+        auto b = read_trf(text);
+        ASSERT_TRUE(b.ok()) << b.error().message;
+        EXPECT_EQ(b->name, "Club Championship");
+        EXPECT_EQ(b->total_rounds, 5);
+        EXPECT_EQ(b->initial_colour, Colour::WHITE);
+        ASSERT_EQ(b->players.size(), 4u);
+        EXPECT_EQ(write_trf(*b, TrfFlavour::TRFX), write_trf(*a, TrfFlavour::TRFX));
+    }
+    // Line numbers in errors count CR-ended lines too (and a blank CR line).
+    std::string bad = "012 x\r\r" + player_line(1, "A", 2000, "1.0", "     2 w 1") +
+                      player_line(2, "B", 1900, "0.0", "     1 x 0");
+    std::replace(bad.begin(), bad.end(), '\n', '\r');
+    EXPECT_EQ(error_of(bad), "line 4, round 1 colour (column 97): 'x' is not w, b or -");
+}
+
 TEST(TrfFormat, HostileInputNeverCrashes) {
     std::string base = four_players();
     // Every truncation and a byte flipped at every position: an answer, never a crash.
