@@ -26,23 +26,46 @@ WideInt<Limbs> half(const WideInt<Limbs>& x) {
 template <class W, class Edge>
 class Matcher {
 public:
-    Matcher(int n, const std::vector<Edge>& edges, bool max_cardinality)
-        : n_(n), m_(static_cast<int>(edges.size())), max_cardinality_(max_cardinality) {
-        W max_weight = 0;
+    // The edges with an endpoint outside 0..n-1 or both ends at one vertex are left out.
+    Matcher(int n, const std::vector<Edge>& edges, bool max_cardinality) : n_(n), max_cardinality_(max_cardinality) {
+        auto valid = [n](const Edge& e) { return e.u != e.v && e.u >= 0 && e.v >= 0 && e.u < n && e.v < n; };
+        std::vector<int> degree(static_cast<std::size_t>(n_) + 1, 0);
         for (const Edge& e : edges) {
+            if (!valid(e)) continue;
             u_.push_back(e.u);
             v_.push_back(e.v);
-            W doubled = W(e.weight) + W(e.weight);
-            w_.push_back(doubled);
-            if (max_weight < doubled) max_weight = doubled;
+            ++degree[e.u];
+            ++degree[e.v];
         }
+        m_ = static_cast<int>(u_.size());
+        // Each vertex's edges in one run of memory, in edge order, with the
+        // (doubled) weight next to the other end: the scans read them in order.
+        start_.assign(static_cast<std::size_t>(n_) + 1, 0);
+        for (int v = 0; v < n_; ++v) start_[v + 1] = start_[v] + degree[v];
+        std::vector<int> fill(start_.begin(), start_.end() - 1);
+        nbend_.resize(2 * static_cast<std::size_t>(m_));
+        nbvertex_.resize(2 * static_cast<std::size_t>(m_));
+        nbweight_.resize(2 * static_cast<std::size_t>(m_));
+        wpos_.resize(m_);
         endpoint_.resize(2 * static_cast<std::size_t>(m_));
-        neighbend_.assign(static_cast<std::size_t>(n_), {});
-        for (int k = 0; k < m_; ++k) {
-            endpoint_[2 * k] = u_[k];
-            endpoint_[2 * k + 1] = v_[k];
-            neighbend_[u_[k]].push_back(2 * k + 1);
-            neighbend_[v_[k]].push_back(2 * k);
+        W max_weight = 0;
+        int k = 0;
+        for (const Edge& e : edges) {
+            if (!valid(e)) continue;
+            W doubled = W(e.weight);
+            doubled += doubled;
+            if (max_weight < doubled) max_weight = doubled;
+            endpoint_[2 * k] = e.u;
+            endpoint_[2 * k + 1] = e.v;
+            const int a = fill[e.u]++, b = fill[e.v]++;
+            nbend_[a] = 2 * k + 1;
+            nbvertex_[a] = e.v;
+            nbweight_[a] = doubled;
+            nbend_[b] = 2 * k;
+            nbvertex_[b] = e.u;
+            nbweight_[b] = doubled;
+            wpos_[k] = a;
+            ++k;
         }
         mate_.assign(n_, -1);
         label_.assign(2 * n_, 0);
@@ -55,6 +78,9 @@ public:
         for (int v = 0; v < n_; ++v) blossombase_[v] = v;
         blossomendps_.assign(2 * n_, {});
         bestedge_.assign(2 * n_, -1);
+        cache_edge_.assign(2 * n_, -1);
+        cache_epoch_.assign(2 * n_, -1);
+        cache_slack_.assign(2 * n_, W(0));
         blossombestedges_.assign(2 * n_, {});
         has_bestedges_.assign(2 * n_, false);
         for (int b = 2 * n_ - 1; b >= n_; --b) unused_.push_back(b);
@@ -81,13 +107,16 @@ public:
                 while (!queue_.empty() && !augmented) {
                     int v = queue_.back();
                     queue_.pop_back();
-                    for (int p : neighbend_[v]) {
-                        int k = p / 2;
-                        int w = endpoint_[p];
+                    for (int i = start_[v]; i < start_[v + 1]; ++i) {
+                        const int p = nbend_[i];
+                        const int k = p / 2;
+                        const int w = nbvertex_[i];
                         if (inblossom_[v] == inblossom_[w]) continue;
                         W kslack = 0;
                         if (!allowedge_[k]) {
-                            kslack = slack(k);
+                            kslack = dual_[v];
+                            kslack += dual_[w];
+                            kslack -= nbweight_[i];
                             if (kslack <= 0) allowedge_[k] = true;
                         }
                         if (allowedge_[k]) {
@@ -108,9 +137,9 @@ public:
                             }
                         } else if (label_[inblossom_[w]] == 1) {
                             int b = inblossom_[v];
-                            if (bestedge_[b] == -1 || kslack < slack(bestedge_[b])) bestedge_[b] = k;
+                            if (bestedge_[b] == -1 || kslack < best_slack(b)) set_best(b, k, kslack);
                         } else if (label_[w] == 0) {
-                            if (bestedge_[w] == -1 || kslack < slack(bestedge_[w])) bestedge_[w] = k;
+                            if (bestedge_[w] == -1 || kslack < best_slack(w)) set_best(w, k, kslack);
                         }
                     }
                 }
@@ -125,13 +154,13 @@ public:
                 }
                 for (int v = 0; v < n_; ++v) {
                     if (label_[inblossom_[v]] == 0 && bestedge_[v] != -1) {
-                        W d = slack(bestedge_[v]);
+                        const W& d = best_slack(v);
                         if (deltatype == -1 || d < delta) delta = d, deltatype = 2, deltaedge = bestedge_[v];
                     }
                 }
                 for (int b = 0; b < 2 * n_; ++b) {
                     if (blossomparent_[b] == -1 && label_[b] == 1 && bestedge_[b] != -1) {
-                        W d = half(slack(bestedge_[b]));
+                        W d = half(best_slack(b));
                         if (deltatype == -1 || d < delta) delta = d, deltatype = 3, deltaedge = bestedge_[b];
                     }
                 }
@@ -145,6 +174,7 @@ public:
                     delta = *std::min_element(dual_.begin(), dual_.begin() + n_);
                     if (delta < W(0)) delta = 0;
                 }
+                ++epoch_;  // every slack cached before is stale
                 for (int v = 0; v < n_; ++v) {
                     if (label_[inblossom_[v]] == 1) dual_[v] -= delta;
                     else if (label_[inblossom_[v]] == 2) dual_[v] += delta;
@@ -184,8 +214,26 @@ private:
     W slack(int k) const {
         W r = dual_[u_[k]];  // in place: no temporaries of the wide weights
         r += dual_[v_[k]];
-        r -= w_[k];
+        r -= nbweight_[wpos_[k]];
         return r;
+    }
+
+    // The slack of bestedge_[b] (not -1), computed once per edge and dual step:
+    // the vertex duals change only in a dual step, which starts a new epoch.
+    const W& best_slack(int b) {
+        const int k = bestedge_[b];
+        if (cache_edge_[b] != k || cache_epoch_[b] != epoch_) {
+            cache_slack_[b] = slack(k);
+            cache_edge_[b] = k;
+            cache_epoch_[b] = epoch_;
+        }
+        return cache_slack_[b];
+    }
+    void set_best(int b, int k, const W& kslack) {
+        bestedge_[b] = k;
+        cache_edge_[b] = k;
+        cache_epoch_[b] = epoch_;
+        cache_slack_[b] = kslack;
     }
 
     void leaves(int b, std::vector<int>& out) const {
@@ -291,7 +339,7 @@ private:
             std::vector<int> candidates;
             if (!has_bestedges_[child]) {
                 for (int leaf : leaves(child))
-                    for (int p : neighbend_[leaf]) candidates.push_back(p / 2);
+                    for (int i = start_[leaf]; i < start_[leaf + 1]; ++i) candidates.push_back(nbend_[i] / 2);
             } else {
                 candidates = blossombestedges_[child];
             }
@@ -434,12 +482,19 @@ private:
         }
     }
 
-    int n_, m_;
+    int n_, m_ = 0;
     bool max_cardinality_;
     std::vector<int> u_, v_;
-    std::vector<W> w_;
     std::vector<int> endpoint_;
-    std::vector<std::vector<int>> neighbend_;
+    // Vertex v's edges are entries start_[v] .. start_[v+1]-1: the endpoint
+    // index of the other end, that vertex, the doubled weight; wpos_[k] is the
+    // entry of edge k at its first end.
+    std::vector<int> start_, nbend_, nbvertex_, wpos_;
+    std::vector<W> nbweight_;
+    long epoch_ = 0;
+    std::vector<int> cache_edge_;
+    std::vector<long> cache_epoch_;
+    std::vector<W> cache_slack_;
     std::vector<int> mate_, label_, labelend_, inblossom_, blossomparent_, blossombase_, bestedge_, unused_, queue_;
     std::vector<std::vector<int>> blossomchilds_, blossomendps_, blossombestedges_;
     std::vector<bool> has_bestedges_, allowedge_;
@@ -453,10 +508,7 @@ namespace {
 template <class W, class Edge>
 std::vector<int> run(int vertices, const std::vector<Edge>& edges, bool max_cardinality) {
     if (vertices <= 0) return {};
-    std::vector<Edge> valid;
-    for (const Edge& e : edges)
-        if (e.u != e.v && e.u >= 0 && e.v >= 0 && e.u < vertices && e.v < vertices) valid.push_back(e);
-    return Matcher<W, Edge>(vertices, valid, max_cardinality).solve();
+    return Matcher<W, Edge>(vertices, edges, max_cardinality).solve();
 }
 
 }  // namespace
