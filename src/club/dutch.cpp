@@ -35,13 +35,62 @@ void set_colour_preference(PairingPlayer& p) {
     }
 }
 
+namespace {
+
+// In that round's pairing: a game (played or forfeited), the pairing-allocated bye, or
+// a win by forfeit without a named opponent. Requested byes and absences are not.
+bool took_part_in_pairing(const RoundEntry& e) {
+    return e.opponent != 0 || e.result == ResultCode::PAIRING_BYE || e.result == ResultCode::FORFEIT_WIN;
+}
+
+bool took_part_by(const Player& pl, int round) {
+    for (int r = 1; r <= round; ++r)
+        if (took_part_in_pairing(pl.round(r))) return true;
+    return false;
+}
+
+std::vector<const Player*> by_start_rank(const Tournament& t) {
+    std::vector<const Player*> out;
+    for (const Player& pl : t.players) out.push_back(&pl);
+    std::sort(out.begin(), out.end(), [](const Player* a, const Player* b) { return a->start_rank < b->start_rank; });
+    return out;
+}
+
+}  // namespace
+
+Colour infer_initial_colour(const Tournament& t) {
+    int first = 0;
+    for (const Player& pl : t.players)
+        for (int r = 1; r <= static_cast<int>(pl.rounds.size()); ++r)
+            if (pl.round(r).colour != Colour::NONE && (first == 0 || r < first)) first = r;
+    if (first == 0) return Colour::NONE;
+    int number = 0;
+    for (const Player* pl : by_start_rank(t)) {
+        if (!took_part_by(*pl, first)) continue;
+        ++number;
+        const Colour c = pl->round(first).colour;
+        if (c != Colour::NONE) return number % 2 == 1 ? c : opposite(c);
+    }
+    return Colour::NONE;
+}
+
 std::vector<PairingPlayer> pairing_players(const Tournament& t, int round) {
+    std::map<int, int> number;  // E.5's pairing numbers (PairingPlayer::pairing_number)
+    for (const Player* pl : by_start_rank(t)) {
+        RoundEntry now = pl->round(round);
+        const bool in_this_one = now.opponent == 0 && now.result == ResultCode::NONE;
+        if (in_this_one || took_part_by(*pl, round - 1)) {
+            const int next = static_cast<int>(number.size()) + 1;
+            number[pl->start_rank] = next;
+        }
+    }
     std::vector<PairingPlayer> out;
     for (const Player& pl : t.players) {
         RoundEntry now = pl.round(round);
         if (now.opponent != 0 || now.result != ResultCode::NONE) continue;  // already decided for this round
         PairingPlayer p;
         p.id = pl.start_rank;
+        p.pairing_number = number[pl.start_rank];
         for (int r = 1; r < round; ++r) {
             RoundEntry e = pl.round(r);
             p.score += t.scoring.points(e.result);
@@ -109,8 +158,10 @@ Colour allocate_colours(const PairingPlayer& a, const PairingPlayer& b, bool a_r
     const PairingPlayer& hi = a_ranks_higher ? a : b;
     if (hi.preference != Colour::NONE) return a_ranks_higher ? hi.preference : opposite(hi.preference);
     // E.5: an odd pairing number of the higher ranked player gets the initial colour.
+    // The number counts the players in the pairing (PairingPlayer::pairing_number).
     Colour start = initial == Colour::NONE ? Colour::WHITE : initial;
-    Colour hi_colour = hi.id % 2 == 1 ? start : opposite(start);
+    const int number = hi.pairing_number > 0 ? hi.pairing_number : hi.id;
+    Colour hi_colour = number % 2 == 1 ? start : opposite(start);
     return a_ranks_higher ? hi_colour : opposite(hi_colour);
 }
 
@@ -118,6 +169,14 @@ Result<Round> pair_dutch(const Tournament& t, DutchTrace* trace) {
     const int round = t.rounds_paired() + 1;
     if (t.total_rounds > 0 && round > t.total_rounds)
         return make_error("all " + std::to_string(t.total_rounds) + " rounds are paired");
+    if (t.initial_colour == Colour::NONE && round > 1) {
+        // No XXC / 152 line: the colours of the rounds played tell it (E.5).
+        if (Colour inferred = infer_initial_colour(t); inferred != Colour::NONE) {
+            Tournament with_colour = t;
+            with_colour.initial_colour = inferred;
+            return pair_dutch_later_round(with_colour, round, trace);
+        }
+    }
     if (round > 1) return pair_dutch_later_round(t, round, trace);
     std::vector<PairingPlayer> players = pairing_players(t, round);
     std::sort(players.begin(), players.end(), [](const PairingPlayer& x, const PairingPlayer& y) { return x.id < y.id; });

@@ -29,6 +29,11 @@ enum class Float : std::uint8_t { NONE, DOWN, UP };
 // What the pairing of round `round` knows of one participant.
 struct PairingPlayer {
     int id = 0;  // pairing number: the starting rank
+    // E.5's pairing number in this round: the rank among the players who take part
+    // in this pairing or took part in an earlier one (a player who was never paired
+    // and is absent now is not counted), as the FIDE-endorsed bbpPairings counts.
+    // 0: not computed (the starting rank is used).
+    int pairing_number = 0;
     double score = 0.0;
     std::vector<Colour> colour_by_round;  // NONE where no game was played (C.04.1: only games count)
     int colour_difference = 0;    // whites minus blacks
@@ -52,6 +57,12 @@ std::vector<PairingPlayer> pairing_players(const Tournament& t, int round);
 
 // C.04.3 A.3: the score brackets, highest score first, each in pairing-number
 // order (the ids of the players).
+// The initial colour of a file that does not give it (no XXC / 152 line): read off
+// the first round with colours, where the player with the lowest pairing number who
+// had a colour got the initial colour if that number was odd (E.5). NONE when no
+// round has colours yet.
+Colour infer_initial_colour(const Tournament& t);
+
 std::vector<std::vector<int>> score_brackets(const std::vector<PairingPlayer>& players);
 
 // C.04.3 E: the colours of a pair; returns the colour of `a`. `a_ranks_higher`

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "club/dutch.h"
@@ -125,18 +126,55 @@ TEST(DutchC04_3, FirstRoundOddCountGivesTheLastPlayerTheBye) {
     EXPECT_EQ(write_pairing(*round), "4\n1 4\n5 2\n3 6\n7 0\n");
 }
 
-TEST(DutchC04_3, FirstRoundWithoutTheAbsentAndWithColoursByPairingNumber) {
+TEST(DutchC04_3, FirstRoundWithoutTheAbsentAndWithColoursByPairingNumber_E5) {
     // Player 2 announced absence for round 1 (entry written in before pairing);
-    // 7 remain: 8 gets the bye; 3 keeps White as an odd pairing number (E.5).
+    // 7 remain: 8 gets the bye. E.5's pairing numbers count the players in the
+    // pairing: 3 is number 2 and gets Black, 4 is number 3 and gets White (as
+    // bbpPairings, FIDE-endorsed, pairs this file).
     std::string text;
     for (int i = 1; i <= 8; ++i) text += player_line(i, i == 2 ? "  0000 - Z" : "");
     auto t = read_trf(text + "XXR 5\n");
     ASSERT_TRUE(t.ok()) << t.error().message;
     auto round = pair_dutch(*t);
     ASSERT_TRUE(round.ok()) << round.error().message;
-    EXPECT_EQ(write_pairing(*round), "4\n1 5\n3 6\n7 4\n8 0\n");
+    EXPECT_EQ(write_pairing(*round), "4\n1 5\n6 3\n4 7\n8 0\n");
     auto ps = pairing_players(*t, 1);
     EXPECT_EQ(check_absolute_criteria(ps, *round), "");
+}
+
+TEST(DutchC04_3, PairingNumbersCountOnlyPlayersEverInThePairing_E5) {
+    // Round 3: 2 was absent in rounds 1 and 2 and is absent again (no number);
+    // 5 was absent in round 1 only and keeps its number; 7 is a late entry.
+    std::string text = player_line(1, "     3 w 1     4 b =") + player_line(2, "  0000 - Z  0000 - Z  0000 - Z") +
+                       player_line(3, "     1 b 0     6 w 1") + player_line(4, "     6 b =     1 w =") +
+                       player_line(5, "  0000 - H  0000 - U") + player_line(6, "     4 w =     3 b 0") +
+                       player_line(7, "");
+    auto t = read_trf(text + "XXR 5\nXXC white1\n");
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    std::map<int, int> number;
+    for (const PairingPlayer& p : pairing_players(*t, 3)) number[p.id] = p.pairing_number;
+    EXPECT_EQ(number, (std::map<int, int>{{1, 1}, {3, 2}, {4, 3}, {5, 4}, {6, 5}, {7, 6}}));
+}
+
+TEST(DutchC04_3, InitialColourReadOffTheFirstRoundWhenTheFileDoesNotGiveIt_E5) {
+    // 1 and 2 were absent in round 1; 3 (pairing number 1) had Black: the initial
+    // colour was Black. In round 2 the two absent players meet, with no colour
+    // history: E.5 gives 1 (number 1) the initial colour, as with XXC black1.
+    const std::string text = player_line(1, "  0000 - Z") + player_line(2, "  0000 - Z") +
+                             player_line(3, "     5 b =") + player_line(4, "     6 w =") +
+                             player_line(5, "     3 w =") + player_line(6, "     4 b =");
+    auto t = read_trf(text + "XXR 3\n");
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_EQ(infer_initial_colour(*t), B);
+    auto round = pair_dutch(*t);
+    ASSERT_TRUE(round.ok()) << round.error().message;
+    EXPECT_EQ(write_pairing(*round), "3\n3 4\n6 5\n2 1\n");
+    auto stated = read_trf(text + "XXR 3\nXXC black1\n");
+    ASSERT_TRUE(stated.ok());
+    auto same = pair_dutch(*stated);
+    ASSERT_TRUE(same.ok());
+    EXPECT_EQ(write_pairing(*same), write_pairing(*round));
+    EXPECT_EQ(infer_initial_colour(players(4)), N);
 }
 
 TEST(DutchC04_3, AllRoundsPairedIsAnError) {

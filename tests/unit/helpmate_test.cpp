@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <unistd.h>
 
 #include "chess/dead_position.h"
 #include "chess/fen.h"
@@ -247,8 +248,14 @@ TEST(HelpmatePublishedVectors, HardOnesDecidedExactly) {
 namespace {
 
 std::string run_helpmate(const std::string& args, const std::string& input, int* status) {
-    const std::string in_path = ::testing::TempDir() + "helpmate_cli_input.txt";
+    // One file per test process: CTest runs these tests side by side (-j).
+    const std::string in_path =
+        ::testing::TempDir() + "helpmate_cli_input_" + std::to_string(::getpid()) + ".txt";
     std::ofstream(in_path) << input;
+    struct Remove {
+        const std::string& path;
+        ~Remove() { std::remove(path.c_str()); }
+    } remove_input{in_path};
     const std::string cmd = std::string(OUTPOST_BINARY) + " helpmate " + args + " < " + in_path + " 2>&1";
     FILE* pipe = ::popen(cmd.c_str(), "r");
     std::string out;

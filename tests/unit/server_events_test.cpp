@@ -779,8 +779,8 @@ TEST_F(EventsP20, ARestartInTheMiddleOfTheRecoveryStillMakesEachGameOnce_P20) {
     recover_now();  // (this process finishes; the copy is the stop in its middle)
     EXPECT_EQ(games_recovered, 3);
     std::vector<std::string> ids;
-    const json recovered = get(id);
-    for (const json& b : recovered["pairings"][0]["boards"]) ids.push_back(b.value("game", ""));
+    const json made = get(id);
+    for (const json& b : made["pairings"][0]["boards"]) ids.push_back(b.value("game", ""));
     crash_restart();
     EXPECT_EQ(games_recovered, 2) << "board 2's game found made, board 3's made";
     EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 3);
@@ -853,8 +853,11 @@ TEST_F(EventsP20, RecoveryMakesNoGameForOverTheBoardByesDecidedOrGoneBoards_P20)
     EXPECT_EQ(hub->game_report(boards[2]["game"]).value().black, leaver);
     EXPECT_FALSE(boards[3].contains("game"));
     EXPECT_EQ(boards[3]["result"], "-+");
-    for (const json& p : e["players"])
-        if (p["name"] == leaver) EXPECT_EQ(p["withdrawn_from"], 2);
+    for (const json& p : e["players"]) {
+        if (p["name"] == leaver) {
+            EXPECT_EQ(p["withdrawn_from"], 2);
+        }
+    }
     EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
     EXPECT_EQ(count("SELECT COUNT(*) FROM event_boards WHERE event_id = " + std::to_string(otb) + " AND game_id <> ''"), 0);
     EXPECT_EQ(get(otb)["pairings"][0]["boards"].size(), 3u);  // two boards and the bye, no games
