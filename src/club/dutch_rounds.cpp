@@ -32,7 +32,8 @@
 //        first matching without C9 tells, and the bracket is then paired again
 //        with it;
 //   C.8, C.9  topscorers (last round) beyond ±2 or with three equal colours;
-//   C.10, C.11  players who do not get their colour preference, their strong one;
+//   C.10, C.11  players who do not get their colour preference, their strong one
+//        (A.6: a colour difference of ±1 that is not absolute, as bbpPairings counts);
 //   C.12-C.15  players with the same down-/upfloat as one and two rounds before;
 //   C.16-C.19  the score differences of those players;
 // and last the tie-break between pairings equally good by all of these, the
@@ -521,7 +522,7 @@ private:
             }
             if (p.preference != Colour::NONE && p.preference != c) {
                 ++c10;
-                if (p.strength >= PreferenceStrength::STRONG) ++c11;
+                if (p.strength == PreferenceStrength::STRONG) ++c11;  // A.6: strong is ±1 without an absolute one
             }
         }
     }
