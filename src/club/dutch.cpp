@@ -43,6 +43,10 @@ bool took_part_in_pairing(const RoundEntry& e) {
     return e.opponent != 0 || e.result == ResultCode::PAIRING_BYE || e.result == ResultCode::FORFEIT_WIN;
 }
 
+// An entry already written in for the round (a requested bye, an absence, a result):
+// the player is not in that round's pairing.
+bool decided(const RoundEntry& e) { return e.opponent != 0 || e.result != ResultCode::NONE; }
+
 bool took_part_by(const Player& pl, int round) {
     for (int r = 1; r <= round; ++r)
         if (took_part_in_pairing(pl.round(r))) return true;
@@ -77,17 +81,14 @@ Colour infer_initial_colour(const Tournament& t) {
 std::vector<PairingPlayer> pairing_players(const Tournament& t, int round) {
     std::map<int, int> number;  // E.5's pairing numbers (PairingPlayer::pairing_number)
     for (const Player* pl : by_start_rank(t)) {
-        RoundEntry now = pl->round(round);
-        const bool in_this_one = now.opponent == 0 && now.result == ResultCode::NONE;
-        if (in_this_one || took_part_by(*pl, round - 1)) {
+        if (!decided(pl->round(round)) || took_part_by(*pl, round - 1)) {
             const int next = static_cast<int>(number.size()) + 1;
             number[pl->start_rank] = next;
         }
     }
     std::vector<PairingPlayer> out;
     for (const Player& pl : t.players) {
-        RoundEntry now = pl.round(round);
-        if (now.opponent != 0 || now.result != ResultCode::NONE) continue;  // already decided for this round
+        if (decided(pl.round(round))) continue;
         PairingPlayer p;
         p.id = pl.start_rank;
         p.pairing_number = number[pl.start_rank];

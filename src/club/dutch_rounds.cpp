@@ -416,30 +416,24 @@ private:
             // players moved to S1 the highest (bbpPairings' order): the higher players
             // of the pairs, as high as possible, the bit of remainder index i weighing
             // more than all those after it.
-            if (first && rsize > 0) {
-                const int width = rsize + bit_length(nv) + 1;
+            // One bit per index of `size` players, a lower index weighing more than all
+            // the higher ones together; `index` gives a candidate's index (or -1).
+            auto highest_first_field = [&](int size, auto index) {
+                const int width = size + bit_length(nv) + 1;
                 total_bits += width;
-                if (weights)
-                    for (std::size_t k = 0; k < cands.size(); ++k) {
-                        W v = 0;
-                        if (cands[k].higher >= 0) v = W(1).shifted(rsize - 1 - cands[k].higher);
-                        (*weights)[k] = (*weights)[k].shifted(width) + v;
-                    }
-            }
+                if (!weights) return;
+                for (std::size_t k = 0; k < cands.size(); ++k) {
+                    W v = 0;
+                    if (const int i = index(cands[k]); i >= 0) v = W(1).shifted(size - 1 - i);
+                    (*weights)[k] = (*weights)[k].shifted(width) + v;
+                }
+            };
+            if (first && rsize > 0) highest_first_field(rsize, [](const Cand& c) { return c.higher; });
             // D.3, the moved-down players: of those that can be paired, the
             // highest ones, each outweighing all below it (the first candidates
             // take S1 in order); then, in that order, each against the highest
             // resident possible (D.1 over the moved-down players).
-            if (!first && mdp_count > 0) {
-                const int width = mdp_count + bit_length(nv) + 1;
-                total_bits += width;
-                if (weights)
-                    for (std::size_t k = 0; k < cands.size(); ++k) {
-                        W v = 0;
-                        if (cands[k].mdp >= 0) v = W(1).shifted(mdp_count - 1 - cands[k].mdp);
-                        (*weights)[k] = (*weights)[k].shifted(width) + v;
-                    }
-            }
+            if (!first && mdp_count > 0) highest_first_field(mdp_count, [](const Cand& c) { return c.mdp; });
             if (first && mdp_count == 0) {
                 order_field(rsize, rsize, [](const Cand& c) { return std::pair{c.s1, c.s2}; });
             } else {
