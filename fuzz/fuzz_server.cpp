@@ -15,9 +15,9 @@
 
 #include "chess/movegen.h"
 #include "fuzz_check.h"
-#include "server/hub.h"
-#include "server/router.h"
-#include "server/storage.h"
+#include "server/play/hub.h"
+#include "server/edge/router.h"
+#include "server/stores/game_store.h"
 
 using namespace outpost;
 using namespace outpost::server;

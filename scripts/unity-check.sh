@@ -14,8 +14,8 @@ for dir in src/chess src/engine src/club src/match src/server src/app; do
   [ -d "$dir" ] || continue
   all="$tmp/$(echo "$dir" | tr / _).cpp"
   : >"$all"
-  for f in "$dir"/*.cpp; do
-    [ "$f" = src/server/server.cpp ] && continue
+  for f in $(find "$dir" -name "*.cpp" | sort); do
+    [ "$f" = src/server/edge/server.cpp ] && continue
     echo "#include \"$PWD/$f\"" >>"$all"
   done
   [ -s "$all" ] || continue

@@ -6,7 +6,7 @@
 // moves per second, and the time from a move sent by one player to the state with
 // that move reaching the opponent (median and 99th percentile).
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "server/net.h"  // first: see net.h
+#include "server/edge/net.h"  // first: see net.h
 
 #include <algorithm>
 #include <charconv>

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "app/commands.h"
-#include "server/adjournment.h"
-#include "server/storage.h"
+#include "server/play/adjournment.h"
+#include "server/stores/game_store.h"
 
 namespace outpost::app {
 namespace {

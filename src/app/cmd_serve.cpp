@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "app/commands.h"
-#include "server/server.h"
+#include "server/edge/server.h"
 
 namespace outpost::app {
 

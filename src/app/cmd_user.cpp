@@ -21,7 +21,7 @@
 #include <string>
 
 #include "app/commands.h"
-#include "server/accounts.h"
+#include "server/accounts/accounts.h"
 
 namespace outpost::app {
 namespace {

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "server/room.h"
+#include "server/play/room.h"
 
 namespace outpost::test {
 

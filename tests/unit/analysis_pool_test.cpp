@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "chess/san.h"
-#include "server/analysis_pool.h"
+#include "server/analysis/analysis_pool.h"
 
 namespace outpost::server {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "chess/fen.h"
 #include "engine/human_time.h"
-#include "server/robot.h"
+#include "server/play/robot.h"
 
 using namespace outpost;
 using namespace outpost::engine;

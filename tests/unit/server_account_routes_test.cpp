@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "server/account_service.h"
-#include "server/accounts.h"
-#include "server/hub.h"
-#include "server/identity.h"
-#include "server/storage.h"
+#include "server/players/account_service.h"
+#include "server/accounts/accounts.h"
+#include "server/play/hub.h"
+#include "server/accounts/identity.h"
+#include "server/stores/game_store.h"
 #include "../support/serve_process.h"
 
 using namespace outpost;

@@ -9,7 +9,7 @@
 
 #include "../support/run_outpost.h"
 #include "../support/temp_dir_test.h"
-#include "server/accounts.h"
+#include "server/accounts/accounts.h"
 
 using namespace outpost;
 using namespace outpost::server;

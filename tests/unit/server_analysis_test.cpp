@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "server/analysis_service.h"
-#include "server/hub.h"
-#include "server/router.h"
-#include "server/storage.h"
+#include "server/analysis/analysis_service.h"
+#include "server/play/hub.h"
+#include "server/edge/router.h"
+#include "server/stores/game_store.h"
 
 using namespace outpost;
 using namespace outpost::server;

@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "server/adjournment.h"
-#include "server/hub.h"
-#include "server/protocol.h"
-#include "server/storage.h"
+#include "server/play/adjournment.h"
+#include "server/play/hub.h"
+#include "server/common/protocol.h"
+#include "server/stores/game_store.h"
 #include "../support/collector.h"
 
 using namespace outpost;

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "server/edge.h"
-#include "server/hub.h"
+#include "server/common/guards.h"
+#include "server/play/hub.h"
 
 using namespace outpost;
 using namespace outpost::server;

@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "server/random.h"
-#include "server/robot.h"
+#include "server/common/random.h"
+#include "server/play/robot.h"
 
 using namespace outpost;
 using namespace outpost::server;

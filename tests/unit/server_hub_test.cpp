@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "server/hub.h"
-#include "server/router.h"
-#include "server/storage.h"
+#include "server/play/hub.h"
+#include "server/edge/router.h"
+#include "server/stores/game_store.h"
 #include "engine/skill.h"
 #include "../support/collector.h"
 

@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "server/accounts.h"
-#include "server/hub.h"
-#include "server/identity.h"
-#include "server/router.h"
-#include "server/storage.h"
+#include "server/accounts/accounts.h"
+#include "server/play/hub.h"
+#include "server/accounts/identity.h"
+#include "server/edge/router.h"
+#include "server/stores/game_store.h"
 
 using namespace outpost;
 using namespace outpost::server;

@@ -7,9 +7,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "server/hub.h"
-#include "server/lobby.h"
-#include "server/storage.h"
+#include "server/play/hub.h"
+#include "server/players/lobby.h"
+#include "server/stores/game_store.h"
 
 using namespace outpost;
 using namespace outpost::server;

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "server/hub.h"
-#include "server/protocol.h"
+#include "server/play/hub.h"
+#include "server/common/protocol.h"
 #include "../support/collector.h"
 
 using namespace outpost;

@@ -11,10 +11,10 @@
 
 #include "chess/pgn.h"
 #include "club/glicko2.h"
-#include "server/hub.h"
-#include "server/lobby.h"
-#include "server/ratings.h"
-#include "server/storage.h"
+#include "server/play/hub.h"
+#include "server/players/lobby.h"
+#include "server/accounts/ratings.h"
+#include "server/stores/game_store.h"
 #include "../support/collector.h"
 
 using namespace outpost;

@@ -10,9 +10,9 @@
 #include <sqlite3.h>
 
 #include "chess/uci.h"
-#include "server/hub.h"
-#include "server/simul.h"
-#include "server/storage.h"
+#include "server/play/hub.h"
+#include "server/events/simul.h"
+#include "server/stores/game_store.h"
 #include "sqlite_crash_copy.h"
 
 using namespace outpost;

@@ -12,9 +12,9 @@
 #include <sqlite3.h>
 #include <thread>
 
-#include "server/hub.h"
-#include "server/storage.h"
-#include "server/writer.h"
+#include "server/play/hub.h"
+#include "server/stores/game_store.h"
+#include "server/stores/writer.h"
 
 using namespace outpost;
 using namespace outpost::server;

@@ -1,0 +1,44 @@
+// Outpost — `outpost serve`: HTTP and WebSocket on one port (SPEC D1).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "server/accounts/accounts.h"
+#include "server/common/guards.h"
+
+namespace outpost::server {
+
+struct ServerConfig {
+    std::string host = "127.0.0.1";
+    unsigned short port = 8080;
+    std::string db = "outpost.db";
+    std::string web_dir = "web/dist";
+    // One network thread: the hub takes one lock per message, so a second thread adds
+    // handoffs, not throughput (bench/serve-load at 10,000 games: p50 0.4 ms with one,
+    // 216 ms with two). The robot thinks on its own threads.
+    int io_threads = 1;
+    int robot_threads = 0;  // 0: one per core (and one more for the quick levels)
+    bool sync_full = false;
+    int max_open_games = 20;  // unfinished games per client address (docs/protocol.md, Limits); 0: no cap
+    // Origins besides the server's own whose pages may open WebSockets ("*": any).
+    std::vector<std::string> allowed_origins;
+    EdgeLimits limits;
+    // Analysis of finished games (docs/protocol.md, "Analysis"): nodes per position,
+    // games analysed at once, games waiting.
+    std::uint64_t analysis_nodes = 80'000;
+    int analysis_workers = 1;
+    int analysis_queue = 16;
+    // Casual robot levels take a person's time over a move (engine/human_time.h).
+    bool robot_human_time = true;
+    // The cost of a password hash (P21): interactive() in service; tests pass
+    // --password-cost cheapest.
+    PasswordCost password_cost = PasswordCost::interactive();
+};
+
+// Runs until SIGINT or SIGTERM. Returns the process exit status.
+int run_server(const ServerConfig& config);
+
+}  // namespace outpost::server

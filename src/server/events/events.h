@@ -1,0 +1,175 @@
+// Outpost — tournaments run by the server (SPEC P20; issue 13; docs/events.md,
+// "Events on the server"; routes in docs/protocol.md, "Events").
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// An organiser (a signed-in account) creates an event — a Swiss by the Dutch system,
+// or a single or double round-robin — players join and withdraw, the organiser starts
+// each round. The pairing always comes from src/club: the stored event becomes a
+// club::Tournament (the TRF model) and pair_dutch / berger_schedule pair it; the
+// standings are club::standings with the organiser's tiebreaks; the TRF export is
+// club::write_trf. For an online event every board is a hub game whose seats belong
+// to the two accounts; its result comes back through on_game_over (the hub's
+// on_live_game). Over-the-board results are typed by the organiser, who may also
+// correct any result.
+//
+// The events live in memory and in three tables of the games' database (their own
+// connection, as the accounts have); every change is written before it is answered.
+// Locking: the service's mutex is never held while calling the hub (the hub calls
+// on_game_over under its own lock).
+//
+// A round starts in two steps: the pairing is saved with a game id chosen for every
+// board to be played online, then the hub makes each game with that id and the board
+// is linked to it (its seats saved). A stop between or during the steps leaves boards
+// whose id has no game yet, or a game not linked; recover_games() at the next start
+// makes the missing games and links the others, each once (Hub::create_event_game
+// answers a game made before with the same id).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "club/tiebreak.h"
+#include "club/tournament.h"
+#include "server/accounts/accounts.h"
+#include "server/play/hub.h"
+#include "server/common/http.h"
+
+namespace outpost::server {
+
+enum class EventSystem : std::uint8_t { SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN };
+
+struct EventPlayer {
+    int start_rank = 0;
+    std::int64_t account = 0;
+    std::string name;
+    int rating = 0;
+    int withdrawn_from = 0;  // 0: playing; n: not paired from round n on
+    int joined_in = 1;       // the first round the player can be paired in (a late entry: later)
+    std::set<int> byes;      // rounds with a half-point bye requested in advance
+};
+
+// One board of a round; a bye is black == 0. An online board's game_id is chosen when
+// the round is saved; the seat tokens are set once the hub has made the game (empty
+// tokens: the game is not made, or not linked, yet). Results: "" (pending), "1-0", "0-1",
+// "1/2-1/2", "+-", "-+", "--" (forfeits), and for a bye "bye".
+struct EventBoard {
+    int round = 0, board = 0;
+    int white = 0, black = 0;
+    std::string game_id, white_token, black_token;
+    std::string result;
+    std::string note;  // "aborted": the online game ended without a result
+};
+
+struct Event {
+    std::int64_t id = 0;
+    std::string name;
+    std::int64_t organiser = 0;
+    std::string organiser_name;
+    EventSystem system = EventSystem::SWISS;
+    int rounds = 0;  // Swiss: as created; round-robin: set by the schedule at the start
+    std::string time_control;
+    bool rated = false;
+    bool online = true;
+    std::vector<club::Tiebreak> tiebreaks;
+    club::Colour initial_colour = club::Colour::NONE;  // by lot at the start
+    std::int64_t created_ms = 0;
+    int current_round = 0;  // rounds started
+    std::vector<std::int64_t> round_started_ms;
+    std::vector<EventPlayer> players;  // by start rank
+    std::vector<EventBoard> boards;
+
+    bool round_robin() const { return system != EventSystem::SWISS; }
+    bool round_complete(int round) const;
+    bool finished() const { return current_round > 0 && current_round == rounds && round_complete(rounds); }
+    const EventPlayer* player_of(std::int64_t account) const;
+};
+
+// The event as the TRF model has it after `rounds` rounds (pending results blank).
+club::Tournament to_tournament(const Event& e, int rounds);
+// "1-0" … as two TRF result codes (white's, black's); nullopt for anything else.
+std::optional<std::pair<club::ResultCode, club::ResultCode>> board_result_codes(const std::string& result);
+
+class EventService {
+public:
+    // Opens (and creates) the event tables in the database file `path`.
+    static Answer<std::unique_ptr<EventService>> open(const std::string& path, Hub& hub,
+                                                      std::function<std::int64_t()> wall_ms,
+                                                      std::vector<std::string> allowed_origins = {});
+    ~EventService();
+    EventService(const EventService&) = delete;
+    EventService& operator=(const EventService&) = delete;
+
+    // Whether the request's path is /api/v1/events or below.
+    static bool handles(const HttpRequest& req);
+    HttpResponse handle(const HttpRequest& req);
+
+    // From the hub (HubEnv::on_live_game), under the hub's lock.
+    void on_game_over(const LiveGame& g);
+    // After the hub resumed its games at start-up: every board whose game is over in the
+    // game store but has no result here gets it (the result of a game that ended while
+    // the server was down, or in the hub just before a stop). Returns the boards seen over.
+    int recover_results();
+    // At start-up, after the hub resumed its games and before recover_results: every
+    // board of a started online round that has neither a result nor a note and no game
+    // linked gets its game (the same id, colours, players and time control as saved;
+    // a game made before the stop is linked, not made again). Over-the-board events,
+    // byes and decided boards get none. Returns the boards given a game.
+    int recover_games();
+
+    // The operations behind the routes (also for tests). JSON bodies as in docs/protocol.md.
+    Answer<std::string> create(const Account& organiser, std::string_view body);
+    Answer<std::string> join(std::int64_t id, const Account& a);
+    Answer<std::string> withdraw(std::int64_t id, const Account& a);
+    Answer<std::string> request_bye(std::int64_t id, const Account& a, std::string_view body);
+    Answer<std::string> start_round(std::int64_t id, const Account& a);
+    Answer<std::string> enter_result(std::int64_t id, const Account& a, std::string_view body);
+    Answer<std::string> event_json(std::int64_t id, const Account* viewer);
+    Answer<std::string> list_json();
+    Answer<std::string> standings_json(std::int64_t id);
+    Answer<std::string> trf(std::int64_t id);
+    Answer<std::string> pgn(std::int64_t id);
+    std::optional<Event> event(std::int64_t id) const;
+
+private:
+    struct Db;
+    EventService(std::unique_ptr<Db> db, Hub& hub, std::function<std::int64_t()> wall_ms,
+                 std::vector<std::string> allowed_origins);
+    Answer<bool> save(Event& e);  // under mutex_; gives a new event its id
+    // One board's result and note (a result is one row, not the whole event: the hub
+    // reports results under its own lock).
+    Answer<bool> save_result(std::int64_t event_id, const EventBoard& b);
+    // One board's game: its id, seats and note.
+    Answer<bool> save_board_game(std::int64_t event_id, const EventBoard& b);
+    // The games of boards saved with their ids: made (or found made) in the hub outside
+    // the lock, each board linked as soon as its game is; a board decided meanwhile, or
+    // of an event gone, gets none. Returns the boards linked.
+    struct GameToMake {
+        std::int64_t event = 0;
+        int round = 0, board = 0;
+        std::string game_id, time_control;
+        bool casual = true;
+        Account white, black;
+    };
+    int make_games(const std::vector<GameToMake>& games);
+    Answer<Event*> find(std::int64_t id);
+    std::string to_json(const Event& e, const Account* viewer) const;
+
+    std::unique_ptr<Db> db_;
+    Hub& hub_;
+    std::function<std::int64_t()> wall_ms_;
+    std::vector<std::string> allowed_origins_;
+    mutable std::mutex mutex_;
+    std::map<std::int64_t, Event> events_;
+    std::map<std::string, std::pair<std::int64_t, std::pair<int, int>>> by_game_;  // game -> event, (round, board)
+    std::set<std::int64_t> starting_;  // events whose round is being started (games being made)
+    std::mt19937 lots_{std::random_device{}()};  // the drawing of lots, not a secret
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,255 @@
+// Outpost — the game hub: rooms, seats, spectators, clocks and the robot (SPEC P2,
+// P9-P13, C5, D3, D4). Protocol: docs/protocol.md.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The hub is the authority over every live game. It knows no sockets and no timers:
+// the network layer hands it requests and messages (typed by protocol.h), and the
+// environment (HubEnv) gives it the time, a way to be called back later, and a robot
+// to ask for moves. That keeps every rule of play testable with an exact fake clock.
+// The games themselves are Rooms (room.h); what the hub adds is who may do what,
+// the limits, and the way of every change: room -> storage writer -> (durable) ->
+// messages. All public functions are thread-safe (one mutex; nothing slow happens
+// under it: the robot thinks on its own threads, the writer commits on its own).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <unordered_map>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chess/clock.h"
+#include "chess/game.h"
+#include "chess/result.h"
+#include "server/accounts/accounts.h"
+#include "server/common/protocol.h"
+#include "server/play/room.h"
+#include "server/stores/game_store.h"
+#include "server/stores/writer.h"
+
+namespace outpost::server {
+
+// What the hub asks the robot pool (robot.h): the position of one game, and the time.
+struct RobotRequest {
+    std::string game_id;
+    std::uint64_t request_id = 0;  // unique per request; the answer carries it back, and the
+                                   // hub takes an answer only for its room's outstanding request
+    Millis asked_at_ms = 0;        // monotonic time of asking: time spent queued counts against the budget
+    int ply = 0;
+    Position start;
+    std::vector<Move> moves;
+    int level = 0;               // 1-10, or 0 with elo set
+    int elo = 0;
+    Millis my_time = -1, their_time = -1, my_inc = 0, their_inc = 0;  // -1: no clock
+};
+
+// A game's moves from its start, for the analysis service (analysis_service.h).
+struct GameMoves {
+    Position start;
+    std::vector<Move> moves;
+    bool over = false;
+};
+
+// A game as the lobby lists it (server/lobby.h), reported after every change.
+struct LiveGame {
+    std::string id, white, black, time_control, variant;
+    bool rated = false;
+    int ply = 0;
+    bool over = false;
+    bool listed = true;  // false: not for the list of games to watch (hotseat, at one screen)
+    Outcome outcome;     // how it ended, once over (an event's result, events.h)
+    std::string result = "*";  // the PGN result once over ("*": playing, or aborted); for simuls (simul.h)
+};
+
+struct HubEnv {
+    std::function<Millis()> monotonic_ms;                              // for clocks
+    std::function<std::int64_t()> wall_ms;                             // stored timestamps
+    std::function<void(const std::string& game_id, Millis delay_ms)> call_back_in;  // then on_timer(game_id)
+    std::function<void(RobotRequest)> ask_robot;                       // then on_robot_move(...)
+    std::function<void(const std::string& game_id)> cancel_robot;      // drop queued and running requests of a game
+    std::function<std::string(int length)> random_token;               // unguessable, [A-Za-z0-9]
+    // The levels offered to players, with what is known of their strength.
+    std::function<std::string()> levels_json;
+    std::function<int(int level)> level_elo;                           // a level's approximate Elo
+    std::function<void(const LiveGame&)> on_live_game;                 // the lobby's list (P22); under the hub's lock
+    // Limits (docs/protocol.md, "Limits"). An invite game without both first moves is
+    // aborted after first_move_timeout_ms (R14), any other after unstarted_abort_ms.
+    // On an event's or a simul's board (StoredGame::first_move) the side that has not
+    // made its first move in that time loses by forfeit (a simul's host: unstarted_abort_ms).
+    Millis first_move_timeout_ms = 60'000;
+    Millis unstarted_abort_ms = 3'600'000;
+    // A side to move that has had no connection to the game for this long (and has
+    // not moved for as long) has abandoned it: the opponent may claim (docs).
+    Millis abandonment_ms = 300'000;
+    Millis max_lag_credit_ms = 300;
+    int max_open_games_per_client = 20;     // unfinished games one client may have created
+    // C3: correspondence games are counted apart, with a cap of their own (a player
+    // has many at once).
+    int max_open_correspondence_per_client = 200;
+    // R18: how often an adjourned game looks for a resumption time set by the arbiter.
+    Millis arbiter_poll_ms = 5'000;
+    size_t max_finished_in_memory = 1000;   // finished games kept in memory (LRU beyond)
+    int draw_offer_interval_plies = 20;     // a side offers a draw at most once per this many plies
+    // Writes go through a writer thread with group commit; tests may write inline.
+    bool inline_writes = false;
+};
+
+class Hub {
+public:
+    Hub(HubEnv env, Storage* storage);
+    ~Hub();
+
+    // Loads every live game from storage and restarts its clocks and robot.
+    Result<int> resume_from_storage();
+
+    // HTTP-level operations.
+    // `client` names who asks (the network layer's key for the peer), for per-client caps.
+    // `account`: the signed-in creator (P21), whose seat then records the account and
+    // carries its name; none for an anonymous creator.
+    // `opponent` (the lobby, P22): the other seat's account, which it then carries with
+    // its name (a rated lobby game has both accounts from its start).
+    Answer<CreatedGame> create_game(std::string_view json_body, std::string_view client = {},
+                                    const Account* account = nullptr, const Account* opponent = nullptr);
+    // For a service that seats two known parties (simuls, simul.h): the request already
+    // read (its in-process fields too), and the opponent's account (0: anonymous, robot).
+    // With spec.game_id set, a game made before with that id and these seats is answered
+    // again (its seats), not made twice (issue 13: a start cut short by a stop).
+    Answer<CreatedGame> create_game(NewGameRequest spec, std::string_view client, const Account* account,
+                                    std::int64_t opponent_account);
+    Answer<std::string> state_json(const std::string& id);             // a spectator's view
+    Answer<std::string> pgn(const std::string& id);
+    Answer<std::string> lookup(std::string_view json_body);
+    Answer<GameMoves> game_moves(const std::string& id);  // anyone who can read the game
+    // P23: an account's rating in a class (club::rating_class_name) as the hub last
+    // computed or stored it; none when it has no rated game in the class (issue 13:
+    // an event's starting ranks).
+    Result<std::optional<StoredRating>> rating_of(std::int64_t account, const std::string& rating_class);
+    // The game as on_live_game reports it (its outcome once over), read from storage
+    // when it is not in memory: for the events and simuls after a restart (issue 13).
+    Answer<LiveGame> game_report(const std::string& id);
+    std::string levels_json() const;
+    // Issue 13: a game of an event (events.h) between two accounts, each holding its
+    // seat from the start; no per-client cap (the organiser starts the round).
+    // `casual`: draws at threefold/fifty at once (an unrated event). `game_id`: as
+    // NewGameRequest::game_id (the board's id, stored before; "" for a random one).
+    Answer<CreatedGame> create_event_game(const std::string& time_control, bool casual, const Account& white,
+                                          const Account& black, const std::string& game_id = "");
+
+    // WebSocket-level operations. connect() sends the first state to the subscriber.
+    // `account`: the connection's signed-in account (P21). A signed-in player who
+    // connects with the token of a seat that has no account yet takes it (take_seat).
+    Answer<Seat> connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who,
+                         const Account* account = nullptr);
+    // P21: the seat `token` holds in game `id` becomes the account's (an anonymous game
+    // kept after signing up or in). Answers {"v":1,"game":ID,"you":SEAT}; errors:
+    // not_found, not_your_seat (no seat of this game, or the seat is another
+    // account's), game_over, not_allowed (a hotseat game, or the other seat is already
+    // this account's).
+    Answer<std::string> claim_seat(const std::string& id, std::string_view token, const Account& account);
+    void disconnect(const std::string& id, const Subscriber* who);
+    // A message from a connection; errors go back to that connection only.
+    void handle_message(const std::string& id, Seat seat, std::string_view text, Subscriber& from, Millis lag_ms = 0);
+
+    // Environment callbacks.
+    void on_timer(const std::string& id);
+    void on_robot_move(const std::string& id, std::uint64_t request_id, Move move);
+
+    // For tests and the load benchmark.
+    size_t live_games() const;
+    size_t rooms_in_memory() const;
+    // Waits until every write handed to the storage writer is durable and its
+    // messages delivered.
+    void flush();
+    const StorageWriter& writer() const { return writer_; }
+
+private:
+    // What a handled message changed: nothing to tell, the whole state, or one move.
+    enum class Change : std::uint8_t { NONE, STATE, MOVE };
+    using Handled = Answer<Change>;
+    struct Context {
+        Room& room;
+        Seat seat;
+        Color me;  // the colour acting: the seat's, or in a hotseat game the side to move
+        Millis lag_ms;
+    };
+    Handled handle(Context& c, const in::Move& m);
+    Handled handle(Context& c, const in::Claim& m);
+    Handled handle(Context& c, const in::Resign& m);
+    Handled handle(Context& c, const in::Abort& m);
+    Handled handle(Context& c, const in::Draw& m);
+    Handled handle(Context& c, const in::Takeback& m);
+    Handled handle(Context& c, const in::GiveTime& m);
+    Handled handle(Context& c, const in::Rematch& m);
+    Handled handle(Context&, const in::Ping&) { return Change::NONE; }  // answered before
+    Handled handle(Context&, const in::Sync&) { return Change::NONE; }
+    Handled handle(Context&, const in::Presence&) { return Change::NONE; }  // answered before
+    void broadcast_presence(Room& r);  // P22: a seat's connection opened, closed or went away
+    void report_live(const Room& r) const;  // to env_.on_live_game
+    LiveGame live_report(const Room& r) const;
+    Handled handle(Context& c, const in::Seal& m);    // R18 (hub_adjournment.cpp)
+    Handled handle(Context& c, const in::Resume& m);
+    Handled handle(Context& c, const in::Name& m);  // P21
+    // R18: at the agreed time the sealed move is played (or the sealer loses); true
+    // if the game changed. Also reads the arbiter's time (`outpost game resume`).
+    bool check_resumption(Room& r);
+    Answer<Move> read_move(const Room& r, const in::Move& m) const;
+
+    Answer<Room*> find(const std::string& id);
+    void touch(Room& r);  // LRU of finished rooms
+    void evict_finished();
+    // After a change: store it, and once it is durable send the messages (the move
+    // or the state) to everyone; re-arm the timer; ask the robot if it is to move.
+    void commit(Room& r, Change change, int ply_before);
+    GameWrite write_for(Room& r, int ply_before) const;
+    void end_game_tasks(Room& r);  // the robot's request is obsolete when a game ends
+    // P23: a rated game that has just ended gets both ratings' changes (server/ratings.h),
+    // stored with its row by the next write; once per game.
+    void rate(Room& r);
+    Result<StoredRating> current_rating(std::int64_t account, const std::string& rating_class);
+    Millis credited_lag(Millis measured, std::optional<int> claimed) const;
+    // Gives the seat to the account if the rules allow; an error says why not.
+    Answer<bool> take_seat(Room& r, Seat seat, const Account& account);
+    bool check_timeouts(Room& r);   // flag fall, first-move and unstarted aborts
+    // R14: how long the side to move has for its first move (StoredGame::first_move).
+    Millis first_move_limit(const Room& r) const;
+    void maybe_ask_robot(Room& r);
+    void schedule(Room& r);
+    Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
+                                    StorageWriter::Done on_durable, std::int64_t creator_account = 0,
+                                    std::int64_t opponent_account = 0);
+    // Issue 13: the game a service's chosen id names, if made before (none: not yet);
+    // an error when the id is another game's.
+    Answer<std::optional<CreatedGame>> made_before(const NewGameRequest& spec, std::int64_t creator_account,
+                                                   std::int64_t opponent_account);
+    int open_games_of(const std::string& client) const;
+    void count_open(Room& r);
+    std::string robot_name(int level, int elo) const;
+    void fill_robot_elo(Room& r) const;
+
+    HubEnv env_;
+    Storage* storage_;
+    mutable std::mutex mutex_;
+    std::map<std::string, std::unique_ptr<Room>> rooms_;
+    std::list<std::string> finished_lru_;  // finished rooms in memory, least recently used first
+    std::unordered_map<std::string, std::list<std::string>::iterator> lru_pos_;
+    std::unordered_map<std::string, int> open_games_;  // per client key
+    std::uint64_t next_robot_request_ = 0;
+    // Games whose last write failed: reloaded from storage before their next use.
+    std::mutex failed_mutex_;
+    std::set<std::string> failed_;
+    std::set<std::int64_t> stale_ratings_;  // accounts whose rating write failed: read again
+    // P23: the ratings as the hub last computed or read them (it is their only writer,
+    // and storage may be a batch behind), per (account, class).
+    std::map<std::pair<std::int64_t, std::string>, StoredRating> ratings_;
+    // Last: made after and gone before everything its completions use.
+    StorageWriter writer_;
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,103 @@
+// Outpost — a room: one live game, its seats, its clock and its one history.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The history of a game is chess::Game's list of moves; the room keeps beside it one
+// record per ply with what the Game does not know (the SAN as written when the move
+// was made, the clocks after it, the wall time). Both change only in play() and
+// take_back(), together, so they cannot drift apart. The room knows no storage, no
+// network and no robot: the hub does those.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "chess/clock.h"
+#include "chess/game.h"
+#include "server/play/adjournment.h"
+#include "server/common/protocol.h"
+#include "server/stores/game_store.h"
+
+namespace outpost::server {
+
+// Someone following a game: a player's or a spectator's connection.
+class Subscriber {
+public:
+    virtual ~Subscriber() = default;
+    // Must not block and must not call the hub (it may be called under the hub's lock
+    // or from the storage writer's thread once a batch is durable).
+    virtual void deliver(std::shared_ptr<const std::string> message) = 0;
+    // The signed-in account of this connection (P21), resolved from the session cookie
+    // at the WebSocket upgrade; 0: anonymous.
+    virtual std::int64_t account_id() const { return 0; }
+};
+
+struct PlyRecord {
+    std::string uci;                          // as sent and stored (Chess960: king takes rook)
+    std::string san;                          // as written when the move was made
+    Millis clock_after = -1;                  // the mover's clock after the move; -1: not timed
+    std::int64_t white_ms = 0, black_ms = 0;  // both clocks after the move (as stored)
+    std::int64_t at_ms = 0;                   // wall-clock time of the move
+};
+
+class Room {
+public:
+    Room(StoredGame row_, Game game_) : info(std::move(row_)), game(std::move(game_)) { info.moves.clear(); }
+
+    // Who plays, the settings and the seat tokens: the game's row. Its `moves` stay
+    // empty; the moves are `game` and `history`.
+    StoredGame info;
+    Game game;
+    std::vector<PlyRecord> history;  // history[i] is the record of game.moves()[i]
+    std::optional<Clock> clock;
+    bool clock_started = false;
+    std::optional<Color> takeback_request;
+    std::optional<Color> rematch_offer;
+    int last_offer_ply[COLOR_NB] = {-1'000'000, -1'000'000};  // plies of each side's last draw offer
+    std::uint64_t robot_request = 0;                          // the outstanding robot request (0: none)
+    Millis turn_began = 0;                                    // monotonic: the last move (or creation)
+    Millis absent_since[COLOR_NB] = {0, 0};                   // monotonic: since when no connection holds the seat
+    std::string client;                                       // who created it (per-client caps)
+    bool counted_open = false;
+    int preset_plies = 0;  // moves of the PGN the game started from (nobody's to take back)                                // counted in the creator's open games
+    std::map<const Subscriber*, std::pair<std::weak_ptr<Subscriber>, Seat>> subscribers;
+    std::set<const Subscriber*> away;  // seat connections whose client says its tab is hidden (P22)
+    Millis abandonment_ms = 300'000;   // the hub's rule, shown in the presence (server/presence.h)
+    std::optional<AdjournState> adjourned;  // R18: sealed (and later resumed); adjournment.h
+
+    // R18: a move is sealed and the game waits for its resumption (clocks stopped).
+    bool waiting_for_resumption() const { return adjourned && adjourned->waiting() && !game.is_over(); }
+    bool correspondence() const { return clock && clock->time_control().correspondence(); }
+
+    const std::string& id() const { return info.id; }
+    bool robot(Color c) const { return (c == WHITE ? info.white_kind : info.black_kind) == "robot"; }
+    bool robot_game() const { return robot(WHITE) || robot(BLACK); }
+    bool hotseat() const { return !robot_game() && info.white_token == info.black_token; }
+    bool invite() const { return !robot_game() && !hotseat(); }
+    bool may_move(Seat seat) const;
+    // The seat a token holds. A robot's side is never held by any token.
+    Seat seat_of(std::string_view token) const;
+    bool connected(Color c) const;  // a live connection holds c's seat
+
+    // The one way a move enters a game: the clock is pressed first (a move after the
+    // flag fell does not count), legality is checked once (by Game), and the record of
+    // the ply is written beside it. On an error nothing changed except a fallen flag.
+    Answer<bool> play(Color mover, Move m, std::optional<DrawClaim> claim, Millis lag_ms, std::int64_t wall_ms,
+                      Millis now_ms);
+    // Takes back the last `plies` plies (game, records and clock together).
+    Answer<bool> take_back(int plies);
+    // Ends the game on the running clock's flag if it fell; true if it did.
+    bool check_flag();
+
+    // The game row as stored now (without moves).
+    StoredGame row(std::int64_t wall_ms) const;
+    StoredMove stored_move(int ply) const;  // ply counts from 1
+};
+
+// Rebuilds a room from its stored row and moves; an error says what is wrong with it.
+Result<std::unique_ptr<Room>> room_from_stored(StoredGame g, const Clock::TimeSource& monotonic, std::int64_t wall_now);
+
+}  // namespace outpost::server

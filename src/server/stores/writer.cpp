@@ -1,0 +1,130 @@
+// Outpost — the storage writer.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/stores/writer.h"
+
+#include <vector>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace outpost::server {
+
+StorageWriter::StorageWriter(Storage* storage, bool threaded, size_t max_batch)
+    : storage_(storage), threaded_(threaded && storage), max_batch_(std::max<size_t>(1, max_batch)) {
+    if (threaded_) thread_ = std::thread(&StorageWriter::run, this);
+}
+
+StorageWriter::~StorageWriter() {
+    if (!threaded_) return;
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void StorageWriter::submit(GameWrite write, Done done) {
+    if (!threaded_) {
+        const Result<bool> ok = storage_ ? storage_->write(write) : Result<bool>(true);
+        {
+            std::lock_guard lock(mutex_);
+            ++batches_;
+            largest_ = std::max<size_t>(largest_, 1);
+        }
+        if (done) done(ok);
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(Item{std::move(write), std::move(done)});
+    }
+    wake_.notify_one();
+}
+
+void StorageWriter::after_pending(Done done) {
+    if (!threaded_) {
+        if (done) done(true);
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        if (queue_.empty() && !busy_) {
+            // Nothing on its way: no need to wait for the thread.
+            // (Run outside the lock: `done` may deliver messages.)
+        } else {
+            queue_.push_back(Item{std::nullopt, std::move(done)});
+            done = nullptr;
+        }
+    }
+    if (done) done(true);
+    else wake_.notify_one();
+}
+
+void StorageWriter::flush() {
+    if (!threaded_) return;
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+size_t StorageWriter::batches() const {
+    std::lock_guard lock(mutex_);
+    return batches_;
+}
+
+size_t StorageWriter::largest_batch() const {
+    std::lock_guard lock(mutex_);
+    return largest_;
+}
+
+void StorageWriter::run() {
+    std::vector<Item> items;
+    std::vector<GameWrite> batch;
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) {
+            if (stopping_) return;
+            continue;
+        }
+        // Everything queued so far, up to max_batch_ writes: one transaction.
+        items.clear();
+        batch.clear();
+        while (!queue_.empty() && batch.size() < max_batch_) {
+            Item& it = queue_.front();
+            if (it.write) batch.push_back(*it.write);
+            items.push_back(std::move(it));
+            queue_.pop_front();
+        }
+        busy_ = true;
+        ++batches_;
+        largest_ = std::max(largest_, batch.size());
+        lock.unlock();
+
+        static const bool trace = std::getenv("OUTPOST_TRACE_STORAGE") != nullptr;
+        const auto t0 = std::chrono::steady_clock::now();
+        Result<bool> ok = batch.empty() ? Result<bool>(true) : storage_->write(batch);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        // OUTPOST_TRACE_STORAGE=1: batches slower than 15 ms (see sqlite_storage.cpp).
+        if (trace && ms > 15)
+            std::fprintf(stderr, "storage %.3f writer batch of %zu writes: %.1f ms\n",
+                         std::chrono::duration<double>(t0.time_since_epoch()).count(), batch.size(), ms);
+        if (ok) {
+            for (Item& it : items)
+                if (it.done) it.done(ok);
+        } else {
+            // One bad write must not sink the others of its batch: each alone again.
+            for (Item& it : items) {
+                const Result<bool> one = it.write ? storage_->write(*it.write) : Result<bool>(true);
+                if (it.done) it.done(one);
+            }
+        }
+
+        if (!batch.empty()) storage_->after_batch();
+        lock.lock();
+        busy_ = false;
+        if (queue_.empty()) idle_.notify_all();
+    }
+}
+
+}  // namespace outpost::server
