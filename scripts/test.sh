@@ -2,6 +2,7 @@
 # The README's test command: install what is needed, build, and run every test.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
+#   0. scripts/layers.sh                             the shape of the tree (docs/architecture.md)
 #   1. Release build (build/), unit tests            fast feedback
 #   1b. bench signature (scripts/signature.sh)      the Bench: line of the last commit
 #   2. web UI build; browser tests (Chromium) and server tests against a real
@@ -34,6 +35,9 @@ step() { printf '\n==== [%4ds] %s\n' "$((SECONDS - START))" "$*"; }
 
 step "Dependencies"
 bash scripts/install-deps.sh
+
+step "Layers: file sizes and which room may include which (docs/architecture.md)"
+bash scripts/layers.sh
 
 step "Release build (build/)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/analysis/analysis_pool.h"
 
+#include <algorithm>
+#include <cerrno>
+
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -188,9 +191,16 @@ void AnalysisPool::notify(const std::vector<std::pair<std::string, Status>>& rep
 }
 
 void AnalysisPool::run(Worker& worker) {
-    // Lower this thread's priority; the engine's search threads, created from here,
-    // inherit it (Linux keeps the nice value per thread).
-    if (options_.nice > 0) setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), options_.nice);
+    // Lower this thread's priority relative to the server's (an operator who runs the
+    // server under `nice` keeps the analysis that much further below it); the engine's
+    // search threads, created from here, inherit it (Linux keeps the nice value per
+    // thread). 19 is the lowest there is.
+    if (options_.nice > 0) {
+        const auto tid = id_t(::syscall(SYS_gettid));
+        errno = 0;
+        const int own = getpriority(PRIO_PROCESS, tid);
+        if (errno == 0) setpriority(PRIO_PROCESS, tid, std::min(19, own + options_.nice));
+    }
 
     for (;;) {
         std::shared_ptr<Job> job;
