@@ -1,5 +1,5 @@
 // Outpost — the events' store in SQLite (stores/event_store.h): three tables beside the
-// games (events, event_players, event_boards).
+// games (events, event_players, event_boards), made by the migrations.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Its own connection to the database file, as the accounts have: an event changes at a
@@ -12,29 +12,6 @@
 
 namespace outpost::server {
 namespace {
-
-constexpr const char* EventSchema = R"sql(
-CREATE TABLE IF NOT EXISTS events (
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL, organiser INTEGER NOT NULL, organiser_name TEXT NOT NULL,
-  system TEXT NOT NULL, rounds INTEGER NOT NULL, time_control TEXT NOT NULL,
-  rated INTEGER NOT NULL, online INTEGER NOT NULL, tiebreaks TEXT NOT NULL,
-  initial_colour TEXT NOT NULL, created_ms INTEGER NOT NULL,
-  current_round INTEGER NOT NULL, round_starts TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS event_players (
-  event_id INTEGER NOT NULL REFERENCES events(id), start_rank INTEGER NOT NULL,
-  account_id INTEGER NOT NULL, name TEXT NOT NULL, rating INTEGER NOT NULL,
-  withdrawn_from INTEGER NOT NULL, joined_in INTEGER NOT NULL, byes TEXT NOT NULL,
-  PRIMARY KEY (event_id, start_rank)
-);
-CREATE TABLE IF NOT EXISTS event_boards (
-  event_id INTEGER NOT NULL REFERENCES events(id), round INTEGER NOT NULL, board INTEGER NOT NULL,
-  white INTEGER NOT NULL, black INTEGER NOT NULL, game_id TEXT NOT NULL,
-  white_token TEXT NOT NULL, black_token TEXT NOT NULL, result TEXT NOT NULL, note TEXT NOT NULL,
-  PRIMARY KEY (event_id, round, board)
-);
-)sql";
 
 std::string join_event_ints(const std::vector<std::int64_t>& v) {
     std::string s;
@@ -52,7 +29,7 @@ std::vector<std::int64_t> split_event_ints(const std::string& s) {
 
 class SqliteEventStore final : public EventStore {
 public:
-    Result<bool> open(const std::string& path) { return c_.open_store(path, EventSchema); }
+    Result<bool> open(const std::string& path) { return c_.open_store(path); }
 
     Result<std::vector<StoredEvent>> load_all() override {
         std::lock_guard lock(c_.mutex);
