@@ -26,5 +26,7 @@ void add_helpmate_command(CLI::App& parent, std::function<int()>& run);
 void add_user_command(CLI::App& parent, std::function<int()>& run);
 // Adjourned games: the arbiter's resumption time (cmd_game.cpp).
 void add_game_command(CLI::App& parent, std::function<int()>& run);
+// The database's schema version and migrations (cmd_db.cpp).
+void add_db_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app

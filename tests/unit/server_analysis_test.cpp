@@ -282,10 +282,11 @@ TEST(AnalysisStorage, E4AnOlderDatabaseGainsTheAnalysesTable) {
     {
         auto s = Storage::open(path).value();
     }
-    // Make it a database of the version before: no analyses table.
+    // Make it a database of the version before: no analyses table (and, as every
+    // database made before schema versions, user_version 0).
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE analyses;", nullptr, nullptr, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE analyses; PRAGMA user_version=0;", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
     {
         auto s = Storage::open(path).value();

@@ -37,6 +37,7 @@ struct EventsP20 : ::testing::Test {
     std::unique_ptr<Storage> storage;
     std::unique_ptr<AccountStore> accounts;
     std::unique_ptr<Hub> hub;
+    std::unique_ptr<EventStore> event_store;
     std::unique_ptr<EventService> events;
     std::vector<Account> players;
     Account organiser;
@@ -74,7 +75,8 @@ struct EventsP20 : ::testing::Test {
         storage = std::move(Storage::open(db_path).value());
         accounts = std::move(AccountStore::open(db_path, PasswordCost::cheapest()).value());
         hub = std::make_unique<Hub>(env(), storage.get());
-        auto opened = EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; });
+        event_store = std::move(EventStore::open(db_path).value());
+        auto opened = EventService::open(event_store.get(), *hub, [this] { return 1'700'000'000'000 + now; });
         ASSERT_TRUE(opened) << opened.error().message;
         events = std::move(*opened);
         auto made = accounts->create("Organiser", "a long enough password", false, now);
@@ -91,6 +93,7 @@ struct EventsP20 : ::testing::Test {
     }
     void TearDown() override {
         events.reset();
+        event_store.reset();
         hub.reset();
         accounts.reset();
         storage.reset();
@@ -179,6 +182,7 @@ struct EventsP20 : ::testing::Test {
     // events missed.
     void restart() {
         events.reset();
+        event_store.reset();
         hub.reset();
         storage.reset();
         start_server();
@@ -220,6 +224,7 @@ struct EventsP20 : ::testing::Test {
         ASSERT_TRUE(std::filesystem::exists(crash_copy())) << "no crash was taken";
         crash_at = 0;
         events.reset();
+        event_store.reset();
         hub.reset();
         accounts.reset();
         storage.reset();
@@ -233,7 +238,8 @@ struct EventsP20 : ::testing::Test {
         scheduled.clear();  // a new process
         storage = std::move(Storage::open(db_path).value());
         hub = std::make_unique<Hub>(env(), storage.get());
-        events = std::move(EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; }).value());
+        event_store = std::move(EventStore::open(db_path).value());
+        events = std::move(EventService::open(event_store.get(), *hub, [this] { return 1'700'000'000'000 + now; }).value());
         deliver_results = true;
         ASSERT_TRUE(hub->resume_from_storage().ok());
         if (recover) recover_now();
@@ -542,7 +548,8 @@ TEST_F(EventsP20, AnEventGameIsNotAbortedTheOrganisersResultStandsAndTheEventSur
     EXPECT_EQ(get(id)["pairings"][0]["boards"][0]["result"], "+-");
     const std::string before = call("GET", path(id), json(), nullptr).body;
     events.reset();
-    events = std::move(EventService::open(db_path, *hub, [this] { return 1'700'000'000'000 + now; }).value());
+    event_store = std::move(EventStore::open(db_path).value());
+    events = std::move(EventService::open(event_store.get(), *hub, [this] { return 1'700'000'000'000 + now; }).value());
     EXPECT_EQ(call("GET", path(id), json(), nullptr).body, before);
     EXPECT_EQ(json::parse(call("GET", "/api/v1/events", json(), nullptr).body)["events"][0]["id"], id);
 }

@@ -513,7 +513,12 @@ int run_server(const ServerConfig& config) {
         if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
     };
     hub = std::make_unique<Hub>(env, storage->get());
-    auto events = EventService::open(config.db, *hub, wall_now, config.allowed_origins);
+    auto event_store = EventStore::open(config.db);
+    if (!event_store) {
+        std::cerr << "outpost serve: " << event_store.error().message << "\n";
+        return 1;
+    }
+    auto events = EventService::open(event_store->get(), *hub, wall_now, config.allowed_origins);
     if (!events) {
         std::cerr << "outpost serve: " << events.error().message << "\n";
         return 1;

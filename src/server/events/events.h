@@ -12,8 +12,8 @@
 // on_live_game). Over-the-board results are typed by the organiser, who may also
 // correct any result.
 //
-// The events live in memory and in three tables of the games' database (their own
-// connection, as the accounts have); every change is written before it is answered.
+// The events live in memory and in an EventStore (stores/event_store.h; in SQLite three
+// tables of the games' database); every change is written before it is answered.
 // Locking: the service's mutex is never held while calling the hub (the hub calls
 // on_game_over under its own lock).
 //
@@ -40,32 +40,13 @@
 #include "server/accounts/accounts.h"
 #include "server/play/hub.h"
 #include "server/common/http.h"
+#include "server/stores/event_store.h"
 
 namespace outpost::server {
 
 enum class EventSystem : std::uint8_t { SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN };
 
-struct EventPlayer {
-    int start_rank = 0;
-    std::int64_t account = 0;
-    std::string name;
-    int rating = 0;
-    int withdrawn_from = 0;  // 0: playing; n: not paired from round n on
-    int joined_in = 1;       // the first round the player can be paired in (a late entry: later)
-    std::set<int> byes;      // rounds with a half-point bye requested in advance
-};
-
-// One board of a round; a bye is black == 0. An online board's game_id is chosen when
-// the round is saved; the seat tokens are set once the hub has made the game (empty
-// tokens: the game is not made, or not linked, yet). Results: "" (pending), "1-0", "0-1",
-// "1/2-1/2", "+-", "-+", "--" (forfeits), and for a bye "bye".
-struct EventBoard {
-    int round = 0, board = 0;
-    int white = 0, black = 0;
-    std::string game_id, white_token, black_token;
-    std::string result;
-    std::string note;  // "aborted": the online game ended without a result
-};
+// EventPlayer and EventBoard are the store's records (stores/event_store.h).
 
 struct Event {
     std::int64_t id = 0;
@@ -98,8 +79,9 @@ std::optional<std::pair<club::ResultCode, club::ResultCode>> board_result_codes(
 
 class EventService {
 public:
-    // Opens (and creates) the event tables in the database file `path`.
-    static Answer<std::unique_ptr<EventService>> open(const std::string& path, Hub& hub,
+    // The events the store holds, served from memory; every change is written through
+    // the store before it is answered. The store outlives the service.
+    static Answer<std::unique_ptr<EventService>> open(EventStore* store, Hub& hub,
                                                       std::function<std::int64_t()> wall_ms,
                                                       std::vector<std::string> allowed_origins = {});
     ~EventService();
@@ -138,8 +120,7 @@ public:
     std::optional<Event> event(std::int64_t id) const;
 
 private:
-    struct Db;
-    EventService(std::unique_ptr<Db> db, Hub& hub, std::function<std::int64_t()> wall_ms,
+    EventService(EventStore* store, Hub& hub, std::function<std::int64_t()> wall_ms,
                  std::vector<std::string> allowed_origins);
     Answer<bool> save(Event& e);  // under mutex_; gives a new event its id
     // One board's result and note (a result is one row, not the whole event: the hub
@@ -161,7 +142,7 @@ private:
     Answer<Event*> find(std::int64_t id);
     std::string to_json(const Event& e, const Account* viewer) const;
 
-    std::unique_ptr<Db> db_;
+    EventStore* store_;
     Hub& hub_;
     std::function<std::int64_t()> wall_ms_;
     std::vector<std::string> allowed_origins_;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "chess/result.h"
+#include "server/stores/rating_store.h"
 
 namespace outpost::server {
 
@@ -27,23 +28,6 @@ struct StoredMove {
     std::int64_t at_ms = 0;                   // wall-clock time of the move (ms since 1970)
     std::int64_t clock_after = -2;            // the mover's clock after the move for the PGN's [%clk];
                                               // -1: not timed; -2: not stored (rows of older versions)
-};
-
-// An account's rating in one class (P23; server/ratings.h): Glicko-2's three numbers,
-// the rated games counted and when the last one ended (wall clock, ms).
-struct StoredRating {
-    std::string rating_class;  // "bullet", …, "chess960" (club::rating_class_name)
-    double rating = 0, deviation = 0, volatility = 0;
-    int games = 0;
-    std::int64_t last_ms = 0;
-};
-
-// One point of an account's rating history: after the game `game_id` ended.
-struct RatingPoint {
-    std::string rating_class, game_id;
-    std::int64_t at_ms = 0;
-    double rating = 0, deviation = 0;
-    int diff = 0;
 };
 
 // What a rated game did to both ratings, stored with it (in the same transaction as
@@ -130,7 +114,10 @@ struct StoredAnalysis {
     std::int64_t created_ms = 0;
 };
 
-class Storage {
+// The game store is also the ratings' (RatingStore): a rated game's ratings are
+// written in the transaction of the write that ends it (GameWrite::game.rating), so the
+// two cannot be apart; a store that keeps none answers the reads with an error.
+class Storage : public RatingStore {
 public:
     // Opens (creating if needed) the SQLite database; ":memory:" for tests.
     static Result<std::unique_ptr<Storage>> open(const std::string& path, bool sync_full = false);
@@ -159,11 +146,9 @@ public:
     // set from the command line, read by the server while the game is adjourned.
     virtual Result<bool> set_arbiter_resume(const std::string&, std::int64_t) { return make_error("this store keeps no adjournments"); }
     virtual Result<std::int64_t> arbiter_resume_at(const std::string&) { return std::int64_t(0); }
-    // P23: an account's ratings (one per class it has played rated games in), and its
-    // rating history, oldest first, at most `limit` points. A store without ratings
-    // says so with an error.
-    virtual Result<std::vector<StoredRating>> ratings_of(std::int64_t) { return make_error("this store keeps no ratings"); }
-    virtual Result<std::vector<RatingPoint>> rating_history(std::int64_t, int) { return make_error("this store keeps no ratings"); }
+    // P23 (RatingStore): a store without ratings says so with an error.
+    Result<std::vector<StoredRating>> ratings_of(std::int64_t) override { return make_error("this store keeps no ratings"); }
+    Result<std::vector<RatingPoint>> rating_history(std::int64_t, int) override { return make_error("this store keeps no ratings"); }
     // Called by the StorageWriter between two batches, after the first one's
     // completions ran: upkeep that may take a moment (SQLite: a checkpoint that lets
     // the write-ahead log start over) without holding back acknowledgements already due.

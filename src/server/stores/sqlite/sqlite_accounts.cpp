@@ -14,21 +14,6 @@
 namespace outpost::server {
 namespace {
 
-constexpr const char* AccountSchema = R"sql(
-CREATE TABLE IF NOT EXISTS accounts (
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,
-  password_hash TEXT NOT NULL,
-  admin INTEGER NOT NULL DEFAULT 0, disabled INTEGER NOT NULL DEFAULT 0,
-  created_ms INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-  token_hash TEXT PRIMARY KEY,
-  account_id INTEGER NOT NULL REFERENCES accounts(id),
-  created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
-)sql";
 
 constexpr const char* AccountColumns = "id, name, admin, disabled, created_ms";
 
@@ -52,7 +37,7 @@ public:
     explicit SqliteAccountStore(PasswordCost cost) : cost_(cost) {}
 
     Result<bool> open(const std::string& path) {
-        return c_.open_store(path, AccountSchema);
+        return c_.open_store(path);
     }
 
     Result<Account> create(std::string_view name, std::string_view password, bool admin, std::int64_t now_ms) override {

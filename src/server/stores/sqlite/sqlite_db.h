@@ -1,4 +1,4 @@
-// Outpost — SQLite access shared by the server's stores (games, accounts): a
+// Outpost — SQLite access shared by the server's stores (games, accounts, …): a
 // prepared statement, one connection with its statement cache and the one
 // transaction wrapper, and how a connection is opened.
 // SPDX-License-Identifier: GPL-3.0-or-later
@@ -93,8 +93,9 @@ struct Connection {
         return true;
     }
     // Opens a store's own connection to the database file: WAL (except in memory), then
-    // its schema (CREATE ... IF NOT EXISTS). The accounts, events and simuls open so.
-    Result<bool> open_store(const std::string& path, const char* schema);  // below open_connection
+    // brings the schema up to date (sqlite_schema.h). The accounts, events and simuls
+    // open so.
+    Result<bool> open_store(const std::string& path);  // in sqlite_schema.cpp
     // The one transaction wrapper: BEGIN IMMEDIATE, the body, COMMIT; ROLLBACK on error.
     template <class Body>
     Result<bool> transaction(Body&& body) {
@@ -128,15 +129,6 @@ inline Result<sqlite3*> open_connection(const std::string& path, int flags) {
     // to flush (issue 9: the checkpoints are what the 99th percentile of a move waits for).
     if (flags & SQLITE_OPEN_CREATE) sqlite3_exec(db, "PRAGMA page_size=1024;", nullptr, nullptr, nullptr);
     return db;
-}
-
-inline Result<bool> Connection::open_store(const std::string& path, const char* schema) {
-    auto opened = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if (!opened) return opened.error();
-    db = *opened;
-    if (path != ":memory:")
-        if (auto r = exec("PRAGMA journal_mode=WAL;"); !r) return r;
-    return exec(schema);
 }
 
 }  // namespace outpost::server

@@ -11,6 +11,7 @@
 #include "server/stores/game_store.h"
 #include "server/stores/sqlite/sqlite_db.h"
 #include "server/stores/sqlite/sqlite_ratings.h"
+#include "server/stores/sqlite/sqlite_schema.h"
 
 #include <atomic>
 #include <chrono>
@@ -27,38 +28,6 @@
 namespace outpost::server {
 namespace {
 
-constexpr const char* Schema = R"sql(
-CREATE TABLE IF NOT EXISTS games (
-  id TEXT PRIMARY KEY,
-  created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
-  white_token TEXT NOT NULL, black_token TEXT NOT NULL,
-  white_kind TEXT NOT NULL, black_kind TEXT NOT NULL,
-  white_name TEXT NOT NULL, black_name TEXT NOT NULL,
-  robot_level INTEGER NOT NULL, robot_elo INTEGER NOT NULL,
-  time_control TEXT NOT NULL, variant TEXT NOT NULL, chess960 INTEGER NOT NULL,
-  initial_fen TEXT NOT NULL, casual INTEGER NOT NULL,
-  status TEXT NOT NULL, result TEXT NOT NULL,
-  draw_offer TEXT NOT NULL, takeback_request TEXT NOT NULL, offer_plies TEXT NOT NULL,
-  white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL,
-  running TEXT NOT NULL, turn_started_ms INTEGER NOT NULL,
-  rematch_of TEXT NOT NULL, rematch_game TEXT NOT NULL,
-  rematch_white_token TEXT NOT NULL DEFAULT '', rematch_black_token TEXT NOT NULL DEFAULT '',
-  client TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS games_status ON games(status);
-CREATE INDEX IF NOT EXISTS games_white_token ON games(white_token);
-CREATE INDEX IF NOT EXISTS games_black_token ON games(black_token);
-CREATE TABLE IF NOT EXISTS moves (
-  game_id TEXT NOT NULL, ply INTEGER NOT NULL, uci TEXT NOT NULL,
-  white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL, at_ms INTEGER NOT NULL,
-  clock_ms INTEGER NOT NULL DEFAULT -2,
-  PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS analyses (
-  game_id TEXT PRIMARY KEY, settings TEXT NOT NULL, json TEXT NOT NULL, created_ms INTEGER NOT NULL
-);
-)sql";
-
 constexpr const char* GameColumns =
     "id, created_ms, updated_ms, white_token, black_token, white_kind, black_kind, white_name, black_name, "
     "robot_level, robot_elo, time_control, variant, chess960, initial_fen, casual, status, result, draw_offer, "
@@ -66,25 +35,6 @@ constexpr const char* GameColumns =
     "rematch_white_token, rematch_black_token, client, white_account, black_account, adjournable, adjournment, "
     "deadline_ms, arbiter_resume_ms, first_move";
 constexpr int GameColumnCount = 37;
-
-// Columns added after the first release, for databases made before them.
-constexpr std::pair<const char*, const char*> AddedColumns[] = {
-    {"games", "rematch_white_token TEXT NOT NULL DEFAULT ''"},
-    {"games", "rematch_black_token TEXT NOT NULL DEFAULT ''"},
-    {"moves", "clock_ms INTEGER NOT NULL DEFAULT -2"},
-    {"games", "client TEXT NOT NULL DEFAULT ''"},
-    {"games", "white_account INTEGER"},  // accounts.id of the seat (P21); NULL: none
-    {"games", "black_account INTEGER"},
-    {"games", "adjournable INTEGER NOT NULL DEFAULT 0"},       // R18 (issue 12)
-    {"games", "adjournment TEXT NOT NULL DEFAULT ''"},
-    {"games", "deadline_ms INTEGER NOT NULL DEFAULT 0"},       // C3
-    {"games", "arbiter_resume_ms INTEGER NOT NULL DEFAULT 0"},
-    {"games", "first_move TEXT NOT NULL DEFAULT ''"},  // R14 on event and simul boards (issue 13)
-};
-// Indexes on added columns: made after the columns exist.
-constexpr const char* AddedIndexes =
-    "CREATE INDEX IF NOT EXISTS games_white_account ON games(white_account) WHERE white_account IS NOT NULL;"
-    "CREATE INDEX IF NOT EXISTS games_black_account ON games(black_account) WHERE black_account IS NOT NULL;";
 
 // Checkpoints (copying the WAL back into the database; each syncs the WAL and the
 // database file, two disk flushes of ~10 ms here, up to ~70 ms on a busy disk):
@@ -175,8 +125,7 @@ public:
         // cache_size: the games and moves a batch touches are spread over the whole file
         // (SQLite's default cache of 2 MB read them back from the OS at every batch).
         for (const char* sql : {"PRAGMA journal_mode=WAL;", "PRAGMA wal_autocheckpoint=0;", JournalSizeLimit, "PRAGMA cache_size=-65536;",
-                                sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;", Schema,
-                                sqlite_ratings::Schema}) {
+                                sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;"}) {
             if (auto r = writer_.exec(sql); !r) return r;
         }
         // After the pragmas: wal_autocheckpoint replaces any WAL hook.
@@ -188,15 +137,8 @@ public:
                 return SQLITE_OK;
             },
             this);
-        for (const auto& [table, column] : AddedColumns) {
-            const std::string name = std::string(column).substr(0, std::string(column).find(' '));
-            Statement info(writer_.db, (std::string("SELECT 1 FROM pragma_table_info('") + table + "') WHERE name=?1").c_str());
-            info.bind(1, name);
-            if (info.step() == SQLITE_ROW) continue;
-            const std::string alter = std::string("ALTER TABLE ") + table + " ADD COLUMN " + column;
-            if (auto r = writer_.exec(alter.c_str()); !r) return r;
-        }
-        if (auto r = writer_.exec(AddedIndexes); !r) return r;
+        // The tables, as every store makes them: one list of migrations (sqlite_schema.h).
+        if (auto r = sqlite_schema::migrate(writer_, path_); !r) return r;
         {
             // The WAL's frames are pages: the thresholds in bytes become frames of the
             // page size this database was made with (1 KiB new, 4 KiB older files).
@@ -300,9 +242,9 @@ public:
         return out;
     }
 
-    // Analyses (issue 10): the table is made by Schema's CREATE TABLE IF NOT EXISTS, on
-    // an older database too. Written on the analysis worker's thread through the
-    // writer connection (its mutex orders it with the hub's batches).
+    // Analyses (issue 10): the table is made by the migrations (sqlite_schema.cpp).
+    // Written on the analysis worker's thread through the writer connection (its mutex
+    // orders it with the hub's batches).
     Result<bool> store_analysis(const StoredAnalysis& a) override {
         static const char* const Sql =
             "INSERT OR REPLACE INTO analyses (game_id, settings, json, created_ms) VALUES (?1,?2,?3,?4)";

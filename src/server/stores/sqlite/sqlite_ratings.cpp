@@ -4,24 +4,7 @@
 
 namespace outpost::server::sqlite_ratings {
 
-// ratings: an account's current rating per class. rating_history: one row per side of
-// each rated game (the chart's points, and what the game shows: the rating before and
-// the difference); its key (game_id, color) is what makes rating a game happen once.
-const char* const Schema = R"sql(
-CREATE TABLE IF NOT EXISTS ratings (
-  account_id INTEGER NOT NULL, class TEXT NOT NULL,
-  rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
-  games INTEGER NOT NULL, last_ms INTEGER NOT NULL,
-  PRIMARY KEY (account_id, class)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS rating_history (
-  game_id TEXT NOT NULL, color TEXT NOT NULL, account_id INTEGER NOT NULL, class TEXT NOT NULL,
-  at_ms INTEGER NOT NULL, before INTEGER NOT NULL, provisional INTEGER NOT NULL, diff INTEGER NOT NULL,
-  rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,
-  PRIMARY KEY (game_id, color)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account_id, at_ms);
-)sql";
+// The tables (ratings, rating_history) are made by the migrations (sqlite_schema.cpp).
 
 Result<bool> store(Connection& c, const std::string& game_id, std::int64_t at_ms, const GameRating& g) {
     {

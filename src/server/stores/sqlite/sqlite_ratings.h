@@ -13,9 +13,6 @@
 
 namespace outpost::server::sqlite_ratings {
 
-// CREATE TABLE IF NOT EXISTS for the two tables (an older database gains them).
-extern const char* const Schema;
-
 // Inside a transaction: the game's ratings, unless that game's are stored already
 // (then nothing: a game is rated once, whatever is written again).
 Result<bool> store(Connection& c, const std::string& game_id, std::int64_t at_ms, const GameRating& g);

@@ -9,21 +9,11 @@
 namespace outpost::server {
 namespace {
 
-constexpr const char* SimulSchema = R"sql(
-CREATE TABLE IF NOT EXISTS simuls (
-  id TEXT PRIMARY KEY,
-  host_account INTEGER NOT NULL,
-  status TEXT NOT NULL,
-  updated_ms INTEGER NOT NULL,
-  body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS simuls_status ON simuls(status, updated_ms);
-)sql";
 
 class SqliteSimulStore final : public SimulStore {
 public:
     Result<bool> open(const std::string& path) {
-        return c_.open_store(path, SimulSchema);
+        return c_.open_store(path);
     }
 
     Result<bool> save(const std::string& id, std::int64_t host_account, const std::string& status, std::int64_t updated_ms,
