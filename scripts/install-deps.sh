@@ -19,12 +19,15 @@ PACKAGES=(
   libsqlite3-dev        # storage (server)
   libsodium-dev pkg-config  # accounts: Argon2id password hashes (server)
   libjemalloc-dev       # the outpost executable's allocator (server CPU per move)
+  libtomlplusplus-dev   # `outpost serve --config FILE` (TOML)
   # Fuzzing: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
   # Scripts, test data generation, and the reference engine for bench/
   python3 stockfish
   # Browser tests: Debian's Chromium, driven by playwright-core (no browser download)
   chromium
+  # The Debian package (scripts/package.sh) and its install test (tests/package/check.sh)
+  dpkg-dev lintian systemd man-db
 )
 # The web UI is built with Node.js 20 and npm (Vite 8). The machines we run on have
 # them; a bare Debian 12 gets Debian's own packages.

@@ -7,12 +7,12 @@ cd "$(dirname "$0")/.."
 
 # The main job: the game server with its web UI on http://localhost:8080 and the
 # games in outpost.db (SQLite). Extra arguments go to `outpost serve`
-# (for example --host 0.0.0.0 to let other devices on the network in).
-MAIN_JOB=(serve --port 8080 --db outpost.db --web web/dist)
+# (for example --host 0.0.0.0 to let other devices on the network in). The build
+# compiles the web UI into the executable (npm runs inside it).
+MAIN_JOB=(serve --port 8080 --db outpost.db)
 
 bash scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build
-(cd web && npm ci --no-audit --no-fund && npm run build)
 echo "+ outpost ${MAIN_JOB[*]} $*"
 exec build/src/app/outpost "${MAIN_JOB[@]}" "$@"

@@ -7,6 +7,7 @@
 #   1b. bench signature (scripts/signature.sh)      the Bench: line of the last commit
 #   2. web UI build; browser tests (Chromium) and server tests against a real
 #      `outpost serve`                               web/test-artifacts/ keeps screenshots
+#   2b. the Debian package (scripts/package.sh, tests/package/check.sh)
 #   3. ASan+UBSan build (build-asan/), unit tests    memory and UB errors
 #   4. TSan build (build-tsan/), threaded tests      data races (hub, robot pool, storage, search threads)
 #   5. libFuzzer targets (build-fuzz/, clang)        FUZZ_SECONDS each (default 10)
@@ -39,8 +40,8 @@ bash scripts/install-deps.sh
 step "Layers: file sizes and which room may include which (docs/architecture.md)"
 bash scripts/layers.sh
 
-step "Release build (build/)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+step "Release build (build/: portable, the web UI compiled in; the Debian package takes it)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOUTPOST_PORTABLE=ON
 cmake --build build -j "$JOBS"
 
 # The sanitizer builds, in the background. Each writes its log to build-logs/NAME.log
@@ -53,18 +54,18 @@ asan_build() {
   # its magics at start-up, which costs ~0.6 s per test process under ASan at -O1.
   # The magic path is sanitized by the fuzzers (clang, no -march).
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=-O1 -march=native" \
-    -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DOUTPOST_SANITIZE=ON &&
+    -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DOUTPOST_SANITIZE=ON -DOUTPOST_EMBED_WEB=OFF &&
     # Only what the unit tests run (the slow tests and the load generator are not run here).
     cmake --build build-asan -j "$JOBS" --target outpost_tests outpost
 }
 tsan_build() {
   # Asserts on, -O1: only the threaded tests run in this build.
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=-O1 -march=native" \
-    -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DOUTPOST_TSAN=ON &&
+    -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DOUTPOST_TSAN=ON -DOUTPOST_EMBED_WEB=OFF &&
     cmake --build build-tsan -j "$JOBS" --target outpost_tests outpost
 }
 fuzz_build() {
-  cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DOUTPOST_FUZZ=ON -DOUTPOST_BUILD_TESTS=OFF \
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DOUTPOST_FUZZ=ON -DOUTPOST_BUILD_TESTS=OFF -DOUTPOST_EMBED_WEB=OFF \
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_CXX_FLAGS_DEBUG=-g1 &&
     cmake --build build-fuzz -j "$JOBS" --target "${FUZZ_TARGETS[@]}"
 }
@@ -124,6 +125,11 @@ kill "$serve_pid" 2>/dev/null || true
 wait "$serve_pid" 2>/dev/null || true
 rm -rf "$web_dir"
 if [ "$web_status" -ne 0 ]; then echo "FAILED: web tests (screenshots in web/test-artifacts/)" >&2; exit 1; fi
+
+step "Debian package: built from build/, lintian, installed, a game served as its user, removed"
+bash scripts/package.sh build
+bash tests/package/check.sh outpost_*_amd64.deb
+rm -f outpost_*_amd64.deb
 
 step "Sanitizer build (build-asan/: AddressSanitizer + UndefinedBehaviorSanitizer, asserts on), built in the background"
 await_build asan

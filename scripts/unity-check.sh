@@ -20,7 +20,11 @@ for dir in src/chess src/engine src/club src/match src/server src/app; do
   done
   [ -s "$all" ] || continue
   pch=""
-  [ "$dir" = src/app ] && pch="-include CLI/CLI.hpp"
+  if [ "$dir" = src/app ]; then
+    # The executable's generated header (src/app/CMakeLists.txt) and its precompiled one.
+    cmake -DSOURCE_DIR="$PWD" -DVERSION=0 -DOUT="$tmp/outpost_version.h" -P cmake/version.cmake
+    pch="-include CLI/CLI.hpp -I$tmp"
+  fi
   if g++ -std=c++20 -fsyntax-only -Wall -Wextra -Wshadow -Wno-restrict -Isrc $pch "$all" 2>"$all.log"; then
     echo "ok   $dir"
   else

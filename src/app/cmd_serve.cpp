@@ -1,8 +1,11 @@
-// Outpost — `outpost serve [--host 127.0.0.1] [--port 8080] [--db outpost.db]`.
+// Outpost — `outpost serve [--config FILE] [--host 127.0.0.1] [--port 8080] [--db outpost.db] …`:
+// every option also from OUTPOST_… environment variables and the TOML file (config_file.h).
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <cstdlib>
 #include <memory>
 
 #include "app/commands.h"
+#include "app/config_file.h"
 #include "server/edge/server.h"
 
 namespace outpost::app {
@@ -13,7 +16,7 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--host", cfg->host, "Address to listen on (0.0.0.0 for every interface)");
     cmd->add_option("--port", cfg->port, "Port (0 picks a free one)");
     cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)");
-    cmd->add_option("--web", cfg->web_dir, "Directory of the built web UI");
+    cmd->add_option("--web", cfg->web_dir, "Serve the web UI from this folder (development) instead of the one built in");
     cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
     cmd->add_option("--robot-threads", cfg->robot_threads,
                     "Threads that think for the robot (0: one per core), plus one for the quick levels")
@@ -40,7 +43,15 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--password-cost", *cost,
                     "Cost of a password hash: interactive (64 MiB Argon2id, for service) or cheapest (tests only)")
         ->check(CLI::IsMember({"interactive", "cheapest"}));
-    cmd->callback([cfg, cost, &run] {
+    auto config_path = std::make_shared<std::string>();
+    CLI::Option* config = cmd->add_option(
+        "--config", *config_path,
+        "TOML file of settings, keys named as these options (port = 8080); the environment (OUTPOST_PORT) "
+        "and then the command line override it");
+    cmd->callback([cmd, config, config_path, cfg, cost, &run] {
+        if (config_path->empty())
+            if (const char* env = std::getenv("OUTPOST_CONFIG")) *config_path = env;
+        apply_environment_and_file(*cmd, "OUTPOST_", *config_path, config);
         cfg->password_cost = *cost == "cheapest" ? server::PasswordCost::cheapest() : server::PasswordCost::interactive();
         run = [cfg] { return server::run_server(*cfg); };
     });

@@ -1,11 +1,15 @@
 // Outpost — the `outpost` executable.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <iostream>
+#include <string>
 
 #include "app/commands.h"
+#include "outpost_version.h"  // generated at build time (cmake/version.cmake)
 
 int main(int argc, char** argv) {
     CLI::App app{"Outpost: a self-hosted chess system (rules library, UCI engine, game server)"};
+    app.set_version_flag("--version", std::string("outpost ") + OUTPOST_VERSION + " (" + OUTPOST_COMMIT + ")",
+                         "Print the version and the commit it was built from");
     app.require_subcommand(1);
     std::function<int()> run;
     outpost::app::add_perft_command(app, run);

@@ -25,6 +25,8 @@ struct HttpRequest {
     std::string origin;        // Origin ("" when absent: not a browser, or a same-origin GET)
     std::string host;          // Host
     std::string content_type;  // Content-Type
+    std::string accept_encoding;  // Accept-Encoding: a compressed file is sent when it names gzip
+    std::string if_none_match;    // If-None-Match: the ETag the browser holds (304 when unchanged)
     bool secure = false;       // reached over HTTPS (see identity.h): cookies get Secure
     // Set by the server before routing, from the session cookie (identity.h): the
     // signed-in account and its session token, or none (anonymous).

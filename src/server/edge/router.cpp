@@ -2,28 +2,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/edge/router.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <nlohmann/json.hpp>
+
 
 #include "server/analysis/analysis_service.h"
 
 namespace outpost::server {
 namespace {
-
-std::string mime_for(const std::string& path) {
-    static const std::pair<const char*, const char*> Types[] = {
-        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
-        {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
-        {".png", "image/png"},                 {".ico", "image/x-icon"},
-        {".json", "application/json"},         {".ogg", "audio/ogg"},
-        {".mp3", "audio/mpeg"},                {".wav", "audio/wav"},
-        {".woff2", "font/woff2"},              {".webmanifest", "application/manifest+json"},
-        {".txt", "text/plain; charset=utf-8"}, {".map", "application/json"}};
-    for (const auto& [ext, type] : Types)
-        if (path.size() >= std::string_view(ext).size() && path.ends_with(ext)) return type;
-    return "application/octet-stream";
-}
 
 int hex(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -63,6 +48,20 @@ bool valid_id(const std::string& id) {
     return true;
 }
 
+// /readyz: 503 while the last batch of writes failed or the one being written has
+// taken longer than a healthy disk ever takes (a load balancer stops sending players).
+HttpResponse readiness(const StorageWriter::Health& h) {
+    constexpr double StuckSeconds = 5;
+    std::string problem;
+    if (!h.last_write_ok) problem = "the last write to the database failed: " + h.last_error;
+    else if (h.writing_seconds > StuckSeconds) problem = "a write to the database has taken " +
+                                                         std::to_string(int(h.writing_seconds)) + " s";
+    nlohmann::json body = {{"status", problem.empty() ? "ready" : "not_ready"}, {"queued_writes", h.queued}};
+    if (!problem.empty()) body["problem"] = problem;
+    return json_response(problem.empty() ? 200 : 503,
+                         body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 }  // namespace
 
 std::pair<std::string, std::map<std::string, std::string>> split_target(const std::string& target) {
@@ -83,37 +82,11 @@ std::pair<std::string, std::map<std::string, std::string>> split_target(const st
     return {path, query};
 }
 
-StaticFiles StaticFiles::load(const std::string& dir) {
-    StaticFiles s;
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::is_directory(dir, ec)) {
-        for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-            if (!it->is_regular_file(ec)) continue;
-            std::ifstream in(it->path(), std::ios::binary);
-            std::stringstream buf;
-            buf << in.rdbuf();
-            std::string rel = "/" + fs::relative(it->path(), dir, ec).generic_string();
-            s.files_[rel] = {buf.str(), mime_for(rel)};
-        }
-    }
-    if (!s.files_.count("/index.html")) {
-        s.files_["/index.html"] = {
-            "<!doctype html><meta charset=utf-8><title>Outpost</title><h1>Outpost</h1>"
-            "<p>The web UI has not been built. Run <code>bash scripts/serve.sh</code>, which builds it "
-            "(web/dist) and starts the server.</p><p>The API answers at <a href=/api/v1/levels>/api/v1/levels</a>.</p>",
-            "text/html; charset=utf-8"};
-    }
-    return s;
-}
-
-const std::pair<std::string, std::string>* StaticFiles::find(const std::string& path) const {
-    auto it = files_.find(path);
-    return it == files_.end() ? nullptr : &it->second;
-}
-
 HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files, AnalysisService* analysis) {
     const auto [path, query] = split_target(req.target);
+    // Operations (docs/protocol.md, "Operations"): the process answers; the store takes writes.
+    if (path == "/healthz") return json_response(200, R"({"status":"ok"})");
+    if (path == "/readyz") return readiness(hub.writer().health());
     if (path.rfind("/api/", 0) == 0) {
         if (path == "/api/v1/levels") {
             if (req.method != "GET") return error_response({"bad_request", "use GET", 405});
@@ -153,13 +126,12 @@ HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files, A
     }
     if (req.method != "GET" && req.method != "HEAD") return error_response({"bad_request", "use GET", 405});
     if (path.find("..") != std::string::npos) return error_response({"not_found", "no such file", 404});
-    const auto* f = files.find(path == "/" ? "/index.html" : path);
+    std::string file = path == "/" ? "/index.html" : path;
+    const StaticFile* f = files.find(file);
     // A single-page app: unknown paths without a file extension get the page.
-    if (!f && path.find('.') == std::string::npos) f = files.find("/index.html");
+    if (!f && path.find('.') == std::string::npos) f = files.find(file = "/index.html");
     if (!f) return error_response({"not_found", "no such file " + path.substr(0, 100), 404});
-    HttpResponse r{200, f->second, f->first, {}};
-    r.headers.emplace_back("Cache-Control", path.rfind("/assets/", 0) == 0 ? "public, max-age=31536000, immutable" : "no-cache");
-    return r;
+    return static_file_response(*f, file, req.accept_encoding, req.if_none_match);
 }
 
 }  // namespace outpost::server

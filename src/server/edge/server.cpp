@@ -335,6 +335,8 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         request.origin = std::string(sv(req[http::field::origin]));
         request.host = std::string(sv(req[http::field::host]));
         request.content_type = std::string(sv(req[http::field::content_type]));
+        request.accept_encoding = std::string(sv(req[http::field::accept_encoding]));
+        request.if_none_match = std::string(sv(req[http::field::if_none_match]));
         request.secure = request_is_secure(sv(req["X-Forwarded-Proto"]), sv(req[http::field::forwarded]), request.origin);
         Identity who = identify_request(req, shared);
         request.account = std::move(who.account);

@@ -15,7 +15,7 @@ struct ServerConfig {
     std::string host = "127.0.0.1";
     unsigned short port = 8080;
     std::string db = "outpost.db";
-    std::string web_dir = "web/dist";
+    std::string web_dir;  // "": the web UI compiled into the executable (edge/static_files.h)
     // One network thread: the hub takes one lock per message, so a second thread adds
     // handoffs, not throughput (bench/serve-load at 10,000 games: p50 0.4 ms with one,
     // 216 ms with two). The robot thinks on its own threads.

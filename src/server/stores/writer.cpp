@@ -31,6 +31,8 @@ void StorageWriter::submit(GameWrite write, Done done) {
             std::lock_guard lock(mutex_);
             ++batches_;
             largest_ = std::max<size_t>(largest_, 1);
+            last_ok_ = bool(ok);
+            if (!ok) last_error_ = ok.error().message;
         }
         if (done) done(ok);
         return;
@@ -77,6 +79,16 @@ size_t StorageWriter::largest_batch() const {
     return largest_;
 }
 
+StorageWriter::Health StorageWriter::health() const {
+    std::lock_guard lock(mutex_);
+    Health h;
+    h.last_write_ok = last_ok_;
+    if (!last_ok_) h.last_error = last_error_;
+    if (busy_) h.writing_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - busy_since_).count();
+    h.queued = queue_.size();
+    return h;
+}
+
 void StorageWriter::run() {
     std::vector<Item> items;
     std::vector<GameWrite> batch;
@@ -97,6 +109,7 @@ void StorageWriter::run() {
             queue_.pop_front();
         }
         busy_ = true;
+        busy_since_ = std::chrono::steady_clock::now();
         ++batches_;
         largest_ = std::max(largest_, batch.size());
         lock.unlock();
@@ -123,6 +136,8 @@ void StorageWriter::run() {
         if (!batch.empty()) storage_->after_batch();
         lock.lock();
         busy_ = false;
+        last_ok_ = bool(ok);
+        if (!ok) last_error_ = ok.error().message;
         if (queue_.empty()) idle_.notify_all();
     }
 }

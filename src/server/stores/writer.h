@@ -9,6 +9,7 @@
 // Inline mode (tests) writes and completes at once on the caller's thread.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -40,6 +41,16 @@ public:
     size_t batches() const;
     size_t largest_batch() const;
 
+    // For /readyz (docs/protocol.md, "Operations"): whether the last batch was written,
+    // how long the batch being written has taken so far, and the writes waiting.
+    struct Health {
+        bool last_write_ok = true;
+        std::string last_error;  // of the last batch, when it failed
+        double writing_seconds = 0;
+        size_t queued = 0;
+    };
+    Health health() const;
+
 private:
     struct Item {
         std::optional<GameWrite> write;
@@ -54,6 +65,9 @@ private:
     std::condition_variable wake_, idle_;
     std::deque<Item> queue_;
     bool busy_ = false, stopping_ = false;
+    std::chrono::steady_clock::time_point busy_since_;
+    bool last_ok_ = true;
+    std::string last_error_;
     size_t batches_ = 0, largest_ = 0;
     std::thread thread_;
 };
