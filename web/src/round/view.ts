@@ -65,7 +65,10 @@ export class RoundView {
     const input = h('input.move-input', {
       type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: false,
       placeholder: t('typeMove'), 'aria-label': t('typeMoveLabel'),
-      onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter') { const v = input.value; input.value = ''; c.submitTyped(v); } },
+      // The text stays until the server has taken the move (ctrl.onState): a move
+      // refused is still there to correct, beside the reason.
+      oninput: () => input.removeAttribute('aria-invalid'),
+      onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter') c.submitTyped(input.value); },
     }) as HTMLInputElement;
     const inputRow = h('div.input-row', input);
     const el: Elements = {
