@@ -65,6 +65,7 @@ export class RoundCtrl {
       goto: (ply) => this.goto(ply),
       moveText: (ply) => displaySan(this.state?.san[ply - 1] ?? '', this.sideOfPly(ply - 1) === 'white'),
       redraw: () => this.redraw(),
+      hasMoves: () => (this.state?.ply ?? 0) > 0,
     });
     this.touchMove = !!seatFor(gameId)?.touchMove;
     this.nvui = new NvuiPanel((command) => (this.state ? commandText(command, this.commandContext(this.state)) : null));

@@ -235,6 +235,7 @@ export class RoundView {
     if (s.status !== 'ongoing') text = '';
     else if (s.you === 'spectator') text = t('toMove', { side: t(s.turn) });
     else if (c.myTurn()) text = s.you === 'both' ? t('toMove', { side: t(s.turn) }) : t('yourTurn');
+    else if (s.adjournment && !s.adjournment.resumed_at) text = t('adjourned'); // a sealed move waits: nobody is to move
     else text = s.players[s.turn].kind === 'robot' ? t('robotThinking') : t('waitingOpponent');
     this.el.status.classList.toggle('over', s.status !== 'ongoing');
     const tc = s.clock?.time_control;
@@ -334,7 +335,8 @@ export class RoundView {
       if (!isClaim(claim)) continue;
       A.append(this.btn(t(claim === 'fifty-moves' ? 'claimFifty' : 'claimThreefold'), `claim-${claim}`, () => c.send({ t: 'claim', claim }), 'claim'));
     }
-    if (s.ply > 0) {
+    // A takeback takes back one's own last move: none yet, nothing to ask for.
+    if (hotseat ? s.ply > 0 : s.moves.some((_, i) => c.sideOfPly(i) === me)) {
       if (s.takeback_request === me) A.append(h('span.pending', t('takebackSent')));
       else if (s.takeback_request !== opp) A.append(this.btn(t('takeback'), 'takeback', () => c.send({ t: 'takeback', action: 'request' })));
     }
@@ -407,12 +409,18 @@ export class RoundView {
     if (show && document.activeElement !== this.nameInput) this.nameInput.value = me!.name && me!.name !== 'Anonymous' ? me!.name : '';
   }
 
+  private opponentCame = false;
+
   private renderShare(s: GameState) {
     this.renderName(s);
     const base = `${location.origin}${location.pathname}`;
     const items: HTMLElement[] = [];
     const invite = inviteFor(s.id);
-    if (invite && s.status === 'ongoing') items.push(this.copyRow(t('inviteLink'), `${base}#/game/${s.id}?seat=${encodeURIComponent(invite)}`, 'invite'));
+    // The invitation is for an opponent who has not come yet: once seen, it goes.
+    const opp = s.you === 'white' ? 'black' : s.you === 'black' ? 'white' : null;
+    const seen = !!opp && !!s.presence && s.presence[opp].state !== 'gone';
+    if (opp && (seen || s.moves.some((_, i) => this.ctrl.sideOfPly(i) === opp))) this.opponentCame = true;
+    if (invite && s.status === 'ongoing' && !this.opponentCame) items.push(this.copyRow(t('inviteLink'), `${base}#/game/${s.id}?seat=${encodeURIComponent(invite)}`, 'invite'));
     items.push(this.copyRow(t('watchLink'), `${base}#/game/${s.id}`, 'watch'));
     clear(this.el.share, items);
   }
