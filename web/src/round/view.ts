@@ -2,6 +2,7 @@
 // controller's state (board, player bars, status, move list, actions, share links).
 import { adjournmentBox } from './adjourn';
 import { notifyToggle } from './notify';
+import { LiveRatings } from './ratings';
 import type { Key } from '@lichess-org/chessground/types';
 import { pgnUrl } from '../api';
 import { Board } from '../board';
@@ -43,6 +44,7 @@ interface Elements {
 export class RoundView {
   readonly el: Elements;
   private claimOpen = false;
+  private readonly ratings = new LiveRatings(() => this.ctrl.redraw());
 
   constructor(private ctrl: RoundCtrl, mount: HTMLElement) {
     this.el = this.layout();
@@ -199,14 +201,18 @@ export class RoundView {
         // P21: a seat with an account links to its profile.
         // P23: a rated game's ratings once it is over: "1500? +8" (a minus sign for a loss).
         const rated = p.rating !== undefined && p.rating_diff !== undefined;
+        // P23: while a rated game is played, each account's rating in its class.
+        const live = !rated && s.status === 'ongoing' ? this.ratings.of(s, p.account) : null;
+        const liveText = live ? `${Math.round(live.rating)}${live.provisional ? '?' : ''}` : '';
         const diff = rated ? (p.rating_diff! > 0 ? `+${p.rating_diff}` : p.rating_diff! < 0 ? `\u2212${-p.rating_diff!}` : '±0') : '';
         const rating = rated ? `${p.rating}${p.provisional ? '?' : ''}` : '';
         clear(name, h(`span.dot.${color}`, { 'aria-hidden': 'true' }),
           p.account ? h('a.player-link', { href: `#/player/${encodeURIComponent(p.account)}` }, label) : label,
           rated ? h('span.rating', { 'data-rating': String(p.rating) }, ` ${rating} `,
             h(`span.rating-diff.${p.rating_diff! > 0 ? 'up' : p.rating_diff! < 0 ? 'down' : 'same'}`, { 'data-diff': String(p.rating_diff) }, diff)) : null,
+          live ? h('span.rating', { 'data-rating': String(Math.round(live.rating)) }, ` ${liveText}`) : null,
           s.you === color ? h('span.you', ` (${t('you')})`) : null);
-        name.setAttribute('aria-label', `${t(color)}: ${label}${rated ? `, ${t('ratingChange', { rating, diff })}` : ''}`);
+        name.setAttribute('aria-label', `${t(color)}: ${label}${rated ? `, ${t('ratingChange', { rating, diff })}` : live ? `, ${liveText}` : ''}`);
       }
       const pres = bar.querySelector<HTMLElement>('.presence');
       if (pres) c.presence.badge(pres, color, s);
@@ -247,6 +253,7 @@ export class RoundView {
       locked ? h('div.touch-note', { 'data-touch': locked }, t('touchMoveMust', { piece: c.touchWords(locked) })) : null, h('div.meta',
       [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
         tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited'),
+        s.rated ? t('rated') : '', // P23: a rated game says so while it is played
         c.touchMove ? t('touchMoveActive') : ''].filter(Boolean).join(' · ')));
   }
 
