@@ -91,7 +91,7 @@ export class HomeView {
     clear(mount, h('main.home-screen',
       h('section.board-col', h('div.board-wrap', boardEl)),
       h('aside.side.home-side',
-        h('p.tagline', t('tagline')),
+        h('h1.tagline', t('tagline')), // the page's heading (axe: a page has an h1)
         // Screen-reader mode (P16) where a blind player lands first, as well as in Settings.
         h('button.sr-toggle', { type: 'button', 'data-action': 'screen-reader', 'aria-pressed': String(settings.screenReader),
           onclick: (e: Event) => {

@@ -38,7 +38,7 @@ interface Elements {
   root: HTMLElement; top: HTMLElement; bottom: HTMLElement; board: HTMLElement;
   clockWhite: HTMLElement; clockBlack: HTMLElement; status: HTMLElement; conn: HTMLElement;
   moves: HTMLElement; nav: HTMLElement; input: HTMLInputElement; inputRow: HTMLElement;
-  actions: HTMLElement; prompt: HTMLElement; share: HTMLElement; tools: HTMLElement; end: HTMLElement;
+  actions: HTMLElement; prompt: HTMLElement; share: HTMLElement; tools: HTMLElement; end: HTMLElement; title: HTMLElement;
 }
 
 export class RoundView {
@@ -95,8 +95,10 @@ export class RoundView {
         this.toolBtn('fullscreen', icon('fullscreen'), t('fullscreen'), () => toggleFullscreen()),
         h('a.tool', { href: pgnUrl(c.gameId), download: `outpost-${c.gameId}.pgn`, 'data-tool': 'pgn', 'aria-label': t('downloadPgn'), title: t('downloadPgn') }, 'PGN')),
       end: h('div.end-box', { hidden: true }),
+      title: h('h1.sr-only.game-title'), // the page's heading: who plays whom
     };
     el.root.append(
+      el.title,
       h('section.board-col', top, h('div.board-wrap', board), bottom),
       h('aside.side',
         simulLink(c.gameId), el.conn, el.status, el.end, el.prompt, c.nvui.el,
@@ -127,7 +129,9 @@ export class RoundView {
     const c = this.ctrl;
     // For tests and styles: where the game stands.
     Object.assign(this.el.root.dataset, { ply: String(s.ply), status: s.status, turn: s.turn, you: s.you, myturn: String(c.myTurn()) });
-    document.title = `${s.status === 'ongoing' && c.myTurn() ? '● ' : ''}Outpost · ${s.players.white.name ? playerName(s.players.white.name) : t('white')} – ${s.players.black.name ? playerName(s.players.black.name) : t('black')}`;
+    const players = `${s.players.white.name ? playerName(s.players.white.name) : t('white')} – ${s.players.black.name ? playerName(s.players.black.name) : t('black')}`;
+    document.title = `${s.status === 'ongoing' && c.myTurn() ? '● ' : ''}Outpost · ${players}`;
+    if (this.el.title.textContent !== players) this.el.title.textContent = players;
     this.renderBoard(s);
     this.renderBars(s);
     this.renderStatus(s);
