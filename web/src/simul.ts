@@ -221,7 +221,9 @@ export class SimulView {
     if (s.status === 'open') {
       this.host?.destroy();
       this.host = null;
+      const focused = document.activeElement;
       clear(this.body, this.openPart(s, you));
+      if (focused instanceof HTMLElement && focused !== document.activeElement && this.body.contains(focused)) focused.focus(); // moved, not replaced
     } else if (you.role === 'host' && s.status !== 'cancelled') {
       if (!this.host) {
         this.host = new HostBoards(s, you.seats ?? {});

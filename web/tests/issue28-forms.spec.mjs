@@ -90,3 +90,44 @@ test('item 7: an illegal typed move stays in the move box, and the reason is sai
   await waitPly(page, 1);
   await page.waitForFunction(() => document.querySelector('.move-input').value === '');
 });
+
+test('the same defect elsewhere: a simul\'s join name outlives an update of the simul', async () => {
+  const host = await newPage(browser, server.url + '/');
+  const name = `Host${Date.now() % 100000}`;
+  const signup = await host.request.post(`${server.url}/api/v1/account/signup`, { data: { v: 1, name, password: 'simul-password-1' } });
+  assert.equal(signup.status(), 201, await signup.text());
+  const made = await host.request.post(`${server.url}/api/v1/simuls`, { data: { v: 1, name: 'Forms', color: 'white', time_control: '5+3', max_boards: 4 } });
+  assert.equal(made.status(), 201, await made.text());
+  const id = (await made.json()).simul.id;
+  const page = await newPage(browser, `${server.url}/#/simul/${id}`);
+  await page.waitForSelector('[data-field=simul-player-name]');
+  await page.click('[data-field=simul-player-name]');
+  await page.keyboard.type('Half');
+  const joined = await fetch(`${server.url}/api/v1/simuls/${id}/join`,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: 1, name: 'Walk-in' }) });
+  assert.equal(joined.status, 201, await joined.text());
+  await page.waitForSelector('tr[data-player]');
+  await page.keyboard.type('way');
+  assert.equal(await page.inputValue('[data-field=simul-player-name]'), 'Halfway');
+  await page.context().close(); await host.context().close();
+});
+
+test('the same defect elsewhere: a move being sealed outlives a state (the opponent\'s draw offer)', async () => {
+  const w = await newPage(browser, server.url + '/');
+  const r = await w.request.post(server.url + '/api/v1/games', { data: { v: 1, opponent: 'invite', color: 'white', time_control: '30+0', variant: 'standard', casual: true, adjournment: true } });
+  const g = await r.json();
+  await w.goto(`${server.url}/#/game/${g.game}?seat=${encodeURIComponent(g.seats.white)}`);
+  const b = await newPage(browser, `${server.url}/#/game/${g.game}?seat=${encodeURIComponent(g.seats.black)}`);
+  await w.waitForSelector('.game-screen[data-myturn=true]');
+  await w.fill('.move-input', 'e4'); await w.press('.move-input', 'Enter');
+  await b.waitForSelector('.game-screen[data-myturn=true]');
+  await b.fill('.move-input', 'e5'); await b.press('.move-input', 'Enter');
+  await w.waitForSelector('.seal-input');
+  await w.click('.seal-input');
+  await w.keyboard.type('Nf');
+  await b.click('[data-action=draw-offer]');
+  await w.waitForSelector('[data-action=draw-decline]');
+  await w.keyboard.type('3');
+  assert.equal(await w.inputValue('.seal-input'), 'Nf3');
+  await w.context().close(); await b.context().close();
+});

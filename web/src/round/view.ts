@@ -1,6 +1,6 @@
 // The game screen's view: the layout once, then a render of everything from the
 // controller's state (board, player bars, status, move list, actions, share links).
-import { adjournmentBox } from './adjourn';
+import { adjournFields, adjournmentBox } from './adjourn';
 import { notifyToggle } from './notify';
 import { LiveRatings } from './ratings';
 import type { Key } from '@lichess-org/chessground/types';
@@ -136,7 +136,11 @@ export class RoundView {
     this.renderBars(s);
     this.renderStatus(s);
     this.renderMoves(s);
+    const focused = document.activeElement;
     this.renderActions(s);
+    // The adjournment's fields are moved, not replaced: the one typed in keeps the focus.
+    if (focused instanceof HTMLElement && focused !== document.activeElement && focused.isConnected
+      && Object.values(this.adjournFields).includes(focused)) focused.focus();
     this.renderShare(s);
     this.renderTools();
     c.analysis.update();
@@ -300,6 +304,8 @@ export class RoundView {
     return h('a.action', { href: pgnUrl(s.id), download: `outpost-${s.id}.pgn`, 'data-action': 'pgn' }, t('downloadPgn'));
   }
 
+  private readonly adjournFields = adjournFields();
+
   private renderActions(s: GameState) {
     const c = this.ctrl;
     const A = this.el.actions;
@@ -309,7 +315,7 @@ export class RoundView {
     this.el.end.hidden = true;
     const me = c.actingSide();
     this.el.inputRow.hidden = me === null || s.status !== 'ongoing';
-    const adjourned = adjournmentBox(s, c, me);
+    const adjourned = adjournmentBox(s, c, me, this.adjournFields);
     if (adjourned) P.append(adjourned);
     if (me === null) {
       if (s.status !== 'ongoing') {
