@@ -1,7 +1,7 @@
 // The lobby (P22): quick pairing by time control, seeks to create and accept, and the
 // games being played now, to watch. Live over its own WebSocket (/api/v1/lobby,
 // docs/protocol.md "Lobby"); the server pairs, this screen only asks and shows.
-import { clear, h, toast } from './dom';
+import { clear, h, redrawKeepingFocus, toast } from './dom';
 import { errorText, playerName, t } from './i18n';
 import { PRESETS, formatTc } from './timecontrol';
 import { saveSeat } from './store';
@@ -36,6 +36,7 @@ export class LobbyView {
   private retry = 0;
   private timer = 0;
   private last: LobbyMessage | null = null;
+  private root: HTMLElement;
   private readonly quickBox = h('div.quick-grid', { role: 'group', 'aria-label': t('lobbyQuick') });
   private readonly seeksBox = h('div.seeks');
   private readonly gamesBox = h('div.live-games');
@@ -44,7 +45,7 @@ export class LobbyView {
 
   constructor(mount: HTMLElement) {
     this.nameInput.addEventListener('change', () => storeName(this.nameInput.value.trim()));
-    clear(mount, h('main.lobby-screen',
+    clear(mount, this.root = h('main.lobby-screen',
       h('h1', t('lobby')),
       h('label.lobby-name', t('yourName'), this.nameInput),
       h('section.lobby-quick', h('h2', t('lobbyQuick')), h('p.hint', t('lobbyQuickHint')), this.quickBox, this.status),
@@ -102,7 +103,9 @@ export class LobbyView {
 
   private mine(s: Seek) { return this.last?.mine.includes(s.id) ?? false; }
 
-  private render() {
+  private render() { redrawKeepingFocus(this.root, () => this.draw()); }
+
+  private draw() {
     const seeks = this.last?.seeks ?? [];
     const waiting = new Set(seeks.filter((s) => s.quick && this.mine(s)).map((s) => s.time_control));
     clear(this.quickBox, QUICK.map((tc) => h('button.quick', {

@@ -41,3 +41,16 @@ test('item 9: "1 day" and "3 days" in the language of the UI', async () => {
   assert.ok(options.includes('1 päivä') && options.includes('3 päivää'), options.join(' | '));
   assert.ok(!options.some((o) => /day/.test(o)), options.join(' | '));
 });
+
+test('item 2\'s defect in the lobby: an update of the lobby keeps the focus where it was', async () => {
+  const page = await newPage(browser, server.url + '/#/lobby');
+  await page.waitForSelector('[data-quick="5+3"]');
+  await page.focus('[data-quick="5+3"]');
+  const other = await newPage(browser, server.url + '/#/lobby');
+  await other.waitForSelector('form.seek-form');
+  await other.selectOption('[data-field=seek-tc]', '15+10');
+  await other.click('[data-action=create-seek]');
+  await page.waitForSelector('[data-seek]');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-quick')), '5+3');
+  await page.close(); await other.close();
+});
