@@ -252,7 +252,14 @@ export class HomeView {
     const where = focused && this.panel.contains(focused) ? focusSelector(focused) : null;
     clear(this.panel, parts);
     this.drawnShape = this.shape();
-    if (where) this.panel.querySelector<HTMLElement>(where)?.focus();
+    if (where) {
+      const again = this.panel.querySelector<HTMLElement>(where);
+      again?.focus();
+      // The caret stays where it was in a text field.
+      if (focused instanceof HTMLInputElement && again instanceof HTMLInputElement && focused.type === 'text' && again.type === 'text') {
+        again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
+      }
+    }
     this.preview();
   }
 

@@ -7,9 +7,26 @@ import assert from 'node:assert/strict';
 import { startServer, launch, newPage } from './helpers.mjs';
 import { assertAccessible } from './a11y.mjs';
 
-let server; let browser; let game; let finished;
+let server; let browser; let game; let finished; let simul; let event; let seeker;
 before(async () => {
   server = await startServer(); browser = await launch();
+  // Lists with something in them: a simul, an event, an open seek.
+  const host = await newPage(browser, server.url + '/');
+  const name = `Wide${Date.now() % 100000}`;
+  const post = async (path, data) => {
+    const r = await host.request.post(server.url + path, { data: { v: 1, ...data } });
+    assert.ok(r.ok(), `${path}: ${await r.text()}`);
+    return r.json();
+  };
+  await post('/api/v1/account/signup', { name, password: 'a password long enough' });
+  simul = (await post('/api/v1/simuls', { name: 'A simul with a rather long name for a phone', color: 'white', time_control: '5+3', max_boards: 4 })).simul.id;
+  event = (await post('/api/v1/events', { name: 'An event with a rather long name for a phone', system: 'swiss', rounds: 5, time_control: '10+5', rated: false, mode: 'online' })).id;
+  await post(`/api/v1/events/${event}/join`, {});
+  seeker = await newPage(browser, server.url + '/#/lobby');
+  await seeker.waitForSelector('form.seek-form');
+  await seeker.selectOption('[data-field=seek-tc]', '40/5400+30:1800+30');
+  await seeker.click('[data-action=create-seek]');
+  await seeker.waitForSelector('[data-seek]');
   const make = async (body) => (await (await fetch(server.url + '/api/v1/games', {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ v: 1, variant: 'standard', casual: true, color: 'white', ...body }),
@@ -21,6 +38,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const routes = () => [
   '/#/', '/#/games', '/#/account', '/#/account/signup', '/#/lobby', '/#/events', '/#/simuls', '/#/player/nobody',
+  `/#/simul/${simul}`, `/#/event/${event}`,
   `/#/game/${game.game}?seat=${encodeURIComponent(game.seats.white)}`, `/#/game/${game.game}`,
 ];
 
