@@ -132,3 +132,18 @@ test('items 8 and 12: My games counts fool\'s mate as 2 moves; no analysis is fe
   const meta = await page.locator('.game-row .game-meta').first().textContent();
   assert.match(meta, /\b2 moves\b/, meta);
 });
+
+test('item 5: no second draw offer the server would refuse (one in 20 plies)', async () => {
+  const w = await newPage(browser, server.url + '/');
+  const g = await create(w, { opponent: 'invite', color: 'white', time_control: '-' });
+  await w.goto(`${server.url}/#/game/${g.game}?seat=${encodeURIComponent(g.seats.white)}`);
+  const b = await newPage(browser, `${server.url}/#/game/${g.game}?seat=${encodeURIComponent(g.seats.black)}`);
+  await w.waitForSelector('[data-action=draw-offer]');
+  await w.click('[data-action=draw-offer]');
+  await b.waitForSelector('[data-action=draw-decline]');
+  await b.click('[data-action=draw-decline]');
+  await b.waitForSelector('[data-action=draw-offer]');
+  await w.waitForFunction(() => !document.querySelector('.pending'));
+  assert.equal(await w.locator('[data-action=draw-offer]').count(), 0, 'White offered a moment ago');
+  await w.close(); await b.close();
+});

@@ -26,6 +26,8 @@ const CAPTURED_GLYPH: Record<string, string> = { q: '♛', r: '♜', b: '♝', n
 const CLAIMS: Array<[Claim, 'claimWithMoveThreefold' | 'claimWithMoveFifty']> = [
   ['threefold-repetition', 'claimWithMoveThreefold'], ['fifty-moves', 'claimWithMoveFifty']];
 const isClaim = (v: string): v is Claim => v === 'threefold-repetition' || v === 'fifty-moves';
+// A side offers a draw at most once in this many plies (the server's rule, as lichess's).
+const DRAW_OFFER_INTERVAL = 20;
 const TIME_CLASSES: readonly string[] = ['bullet', 'blitz', 'rapid', 'standard', 'correspondence', 'unlimited'];
 const isTimeClass = (v: string): v is TimeClass => TIME_CLASSES.includes(v);
 const squares = (uci: string | null | undefined): Key[] | undefined => {
@@ -305,6 +307,15 @@ export class RoundView {
   }
 
   private readonly adjournFields = adjournFields();
+  // The ply at which each side's last draw offer was seen: the server refuses another
+  // within DRAW_OFFER_INTERVAL plies (the button would only fail).
+  private offeredAt: Record<Color, number> = { white: -Infinity, black: -Infinity };
+  private lastOffer: Color | null = null;
+
+  private noteOffer(s: GameState) {
+    if (s.draw_offer && s.draw_offer !== this.lastOffer) this.offeredAt[s.draw_offer] = s.ply;
+    this.lastOffer = s.draw_offer;
+  }
 
   private renderActions(s: GameState) {
     const c = this.ctrl;
@@ -346,8 +357,10 @@ export class RoundView {
     }
     if (s.can_abort) A.append(this.btn(t('abort'), 'abort', () => c.send({ t: 'abort' })));
     else A.append(this.btn(t('resign'), 'resign', () => c.resign()));
+    this.noteOffer(s);
     if (s.draw_offer === me) A.append(h('span.pending', t('drawOfferSent')));
-    else if (s.draw_offer !== opp) A.append(this.btn(t('offerDraw'), 'draw-offer', () => c.send({ t: 'draw', action: 'offer' })));
+    else if (s.draw_offer !== opp && s.ply - this.offeredAt[me] >= DRAW_OFFER_INTERVAL)
+      A.append(this.btn(t('offerDraw'), 'draw-offer', () => c.send({ t: 'draw', action: 'offer' })));
     for (const claim of s.claimable ?? []) {
       if (!isClaim(claim)) continue;
       A.append(this.btn(t(claim === 'fifty-moves' ? 'claimFifty' : 'claimThreefold'), `claim-${claim}`, () => c.send({ t: 'claim', claim }), 'claim'));
