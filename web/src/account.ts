@@ -73,8 +73,9 @@ function form(titleKey: 'acctSignIn' | 'acctSignUp', onsubmit: (data: FormData, 
     e.preventDefault();
     const button = f.querySelector('button[type=submit]') as HTMLButtonElement;
     button.disabled = true;
+    status.textContent = ''; // an earlier answer does not stand beside this one
     onsubmit(new FormData(f), status)
-      .catch((err) => { status.textContent = err instanceof ApiError ? errorText(err.code, err.message) : t('err_http'); })
+      .catch((err) => { status.textContent = err instanceof ApiError ? (err.code === 'wrong_current' ? err.message : errorText(err.code, err.message)) : t('err_http'); })
       .finally(() => { button.disabled = false; });
   };
   return f;
@@ -84,7 +85,9 @@ async function afterSignIn(a: Account) {
   setAccount(a);
   const kept = await keepGames();
   toast(`${t('acctSignedInAs', { name: a.name })}. ${t('acctKept', { n: kept })}`, 'info');
-  location.hash = '#/account';
+  // The menu replaces the form; at #/account already no hashchange would come.
+  if (location.hash === '#/account') window.dispatchEvent(new HashChangeEvent('hashchange'));
+  else location.hash = '#/account';
 }
 
 function signInForms(mount: HTMLElement, mode: 'signin' | 'signup') {
@@ -108,7 +111,13 @@ function signInForms(mount: HTMLElement, mode: 'signin' | 'signup') {
 
 function menu(mount: HTMLElement, a: Account) {
   const change = form('acctSignIn', async (d, status) => {
-    await call('POST', '/api/v1/account/password', { old: d.get('old'), new: d.get('new') });
+    try {
+      await call('POST', '/api/v1/account/password', { old: d.get('old'), new: d.get('new') });
+    } catch (e) {
+      // Here the only credential checked is the current password: say so.
+      if (e instanceof ApiError && e.code === 'wrong_credentials') throw new ApiError('wrong_current', t('acctWrongCurrent'));
+      throw e;
+    }
     (change as HTMLFormElement).reset();
     status.textContent = t('acctPasswordChanged');
   }, field(t('acctCurrentPassword'), 'old', 'password', 'current-password'),

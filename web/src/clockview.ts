@@ -2,6 +2,7 @@
 // state the server sends (C5: display only; the server decides flag fall).
 import type { ClockState, Color } from './types';
 import { t } from './i18n';
+import { simpleDelayMs } from './timecontrol';
 
 export function formatMs(ms: number, correspondence: boolean): string {
   ms = Math.max(0, ms);
@@ -22,6 +23,12 @@ export class Clocks {
   private at = 0;
   private timer = 0;
   private lowFired: Record<Color, boolean> = { white: false, black: false };
+  // A simple delay (3+5d): the main time does not run during the first seconds of a
+  // move, as the server counts it. `delayLeft` is what was left of it at `at`; `turn`
+  // names the move it belongs to (side and ply), so that another state within the
+  // same move (an offer, a reconnect) does not give the delay again.
+  private delayLeft = 0;
+  private turn = '';
   onLow: (c: Color) => void = () => {};
 
   constructor(public els: Record<Color, HTMLElement>) {
@@ -29,17 +36,30 @@ export class Clocks {
   }
 
   // `lagMs`: half the measured round trip, by which the running clock has moved on
-  // since the server sent this state.
-  sync(c: ClockState | null, lagMs = 0) {
+  // since the server sent this state. `ply`: the state's ply (the move the clock runs for).
+  sync(c: ClockState | null, lagMs = 0, ply = -1) {
+    const at = performance.now() - lagMs;
+    const turn = c?.running ? `${c.running}:${ply}` : '';
+    const delay = c ? simpleDelayMs(c.time_control) : 0;
+    this.delayLeft = !turn || !delay ? 0
+      : turn === this.turn ? Math.max(0, this.delayLeft - (at - this.at))
+        : Math.max(0, delay - lagMs);
+    this.turn = turn;
     this.base = c;
-    this.at = performance.now() - lagMs;
+    this.at = at;
     this.render();
   }
 
   remaining(color: Color): number {
     if (!this.base) return 0;
     const ms = color === 'white' ? this.base.white_ms : this.base.black_ms;
-    return this.base.running === color ? ms - (performance.now() - this.at) : ms;
+    return this.base.running === color ? ms - Math.max(0, performance.now() - this.at - this.delayLeft) : ms;
+  }
+
+  // What is left of the running side's delay (0 when none is running).
+  delayRemaining(color: Color): number {
+    if (!this.base || this.base.running !== color) return 0;
+    return Math.max(0, this.delayLeft - (performance.now() - this.at));
   }
 
   private threshold(): number {
@@ -64,6 +84,10 @@ export class Clocks {
       el.classList.toggle('running', running);
       el.classList.toggle('low', low);
       el.classList.toggle('flagged', ms <= 0);
+      // The delay's own countdown beside the clock (drawn by CSS from the attribute).
+      const delay = this.delayRemaining(color);
+      const shown = delay > 0 ? (Math.ceil(delay / 100) / 10).toFixed(1) : '';
+      if ((el.dataset.delay ?? '') !== shown) { if (shown) el.dataset.delay = shown; else delete el.dataset.delay; }
       if (running && low && !this.lowFired[color]) { this.lowFired[color] = true; this.onLow(color); }
       if (!low) this.lowFired[color] = false;
     }

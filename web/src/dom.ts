@@ -48,3 +48,26 @@ export function toast(text: string, kind: 'error' | 'info' = 'error') {
   window.clearTimeout(toastTimer);
   toastTimer = window.setTimeout(() => el!.classList.remove('show'), 4000);
 }
+
+// Redraws `root` and gives the focus back to the element that stands where the focused
+// one stood (the same field or action in the same row): a list redrawn from the server's
+// update must not throw a keyboard user back to the top of the page.
+const OWN = ['data-field', 'data-action', 'data-quick', 'data-watch', 'data-setting'];
+const ROWS = ['data-seek', 'data-board', 'data-round', 'data-player'];
+export function redrawKeepingFocus(root: HTMLElement, draw: () => void) {
+  const f = document.activeElement;
+  let where = '';
+  if (f instanceof HTMLElement && root.contains(f)) {
+    const own = OWN.find((a) => f.hasAttribute(a));
+    if (own) {
+      where = `[${own}="${CSS.escape(f.getAttribute(own) ?? '')}"]`;
+      for (const r of ROWS) {
+        const row = f.parentElement?.closest(`[${r}]`);
+        if (row && root.contains(row)) where = `[${r}="${CSS.escape(row.getAttribute(r) ?? '')}"] ${where}`;
+      }
+    }
+  }
+  draw();
+  if (where && (!document.activeElement || document.activeElement === document.body || !root.contains(document.activeElement)))
+    root.querySelector<HTMLElement>(where)?.focus();
+}

@@ -6,7 +6,7 @@
 // this screen only asks and shows. The page is read again every few seconds.
 import { ApiError } from './api';
 import { account, onAccount } from './account';
-import { clear, h, toast } from './dom';
+import { clear, h, toast, redrawKeepingFocus } from './dom';
 import { dateTime, errorText, playerName, t } from './i18n';
 import type { Key } from './i18n/en';
 
@@ -168,7 +168,9 @@ export class EventView {
     } catch (e) { failed(e); }
   }
 
-  private render(e: EventFull) {
+  private render(e: EventFull) { redrawKeepingFocus(this.page, () => this.draw(e)); }
+
+  private draw(e: EventFull) {
     const you = e.you;
     const actions = h('div.event-actions.no-print');
     if (account() && e.status !== 'finished') {

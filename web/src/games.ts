@@ -22,17 +22,27 @@ export function byTurnThenRecent(a: GameSummary, b: GameSummary): number {
   return String(b.updated).localeCompare(String(a.updated), undefined, { numeric: true });
 }
 
-// The number of moves (plies) of a summary: `moves` as docs/protocol.md names it;
-// `plies` from servers that sent that name (-1 there: not known). Null: not known.
-export function movesOf(g: GameSummary): number | null {
-  const n = g.moves ?? g.plies;
+// The number of plies of a summary: `plies` (the server's `moves` holds the same
+// number; -1: not known). Null: not known.
+export function pliesOf(g: { moves?: number; plies?: number }): number | null {
+  const n = g.plies ?? g.moves;
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+// Moves as players count them: a move is White's and Black's (fool's mate: 2 moves).
+export const fullMoves = (plies: number) => Math.ceil(plies / 2);
+
+export function movesOf(g: GameSummary): number | null {
+  const n = pliesOf(g);
+  return n === null ? null : fullMoves(n);
 }
 
 // The end of a summarised game in words: the summary has the status and the result.
 function endOf(g: GameSummary): string {
   const winner = g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null;
-  const ending: Pick<GameState, 'status' | 'winner' | 'end'> = { status: g.status, winner, end: '' };
+  // A forfeit after both first moves is an abandonment (the server's words for it).
+  const left = g.status === 'forfeit' && (pliesOf(g) ?? 0) >= 2;
+  const ending: Pick<GameState, 'status' | 'winner' | 'end'> = { status: g.status, winner, end: left ? 'left the game' : '' };
   return endText(ending as GameState); // endText reads only these three fields
 }
 
@@ -52,7 +62,7 @@ function row(g: GameSummary, token: string | undefined): HTMLElement {
       h('span.result', over ? g.result.replace(/1\/2/g, '½') : '●')),
     h('span.game-actions',
       h('a.small-btn', { href }, over ? t('replay') : t('continueGame')),
-      over && (n ?? 1) > 0 ? h('a.small-btn', { href: `${href}${token ? '&' : '?'}analyse=1`, 'data-action': 'analyse' }, t('analyse')) : null,
+      over && (pliesOf(g) ?? 1) > 0 ? h('a.small-btn', { href: `${href}${token ? '&' : '?'}analyse=1`, 'data-action': 'analyse' }, t('analyse')) : null,
       h('a.small-btn', { href: pgnUrl(g.id), download: `outpost-${g.id}.pgn`, 'data-action': 'pgn' }, 'PGN')));
 }
 

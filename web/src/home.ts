@@ -65,11 +65,23 @@ export function timeControlOf(c: Choices): string {
   return c.tc === 'custom' ? customTc(c) : c.tc;
 }
 
+// A selector that finds an element of the panel again after a redraw.
+function focusSelector(el: HTMLElement): string | null {
+  const field = el.closest('[data-field]')?.getAttribute('data-field');
+  const value = el.getAttribute('data-value');
+  if (field && value !== null) return `[data-field="${field}"] [data-value="${value}"]`;
+  const custom = el.getAttribute('data-custom');
+  if (custom) return `[data-custom="${custom}"]`;
+  const own = el.getAttribute('data-field');
+  return own ? `[data-field="${own}"]:not(fieldset)` : null;
+}
+
 export class HomeView {
   private board: Board;
   private c = loadChoices();
   private panel: HTMLElement;
   private levels: Level[] = levelsCache ?? [];
+  private drawnShape = '';
   private moreOpen = this.c.variant !== 'standard' || !!this.c.start || this.c.touchMove; // the fold stays as the player left it
 
   constructor(mount: HTMLElement) {
@@ -79,7 +91,7 @@ export class HomeView {
     clear(mount, h('main.home-screen',
       h('section.board-col', h('div.board-wrap', boardEl)),
       h('aside.side.home-side',
-        h('p.tagline', t('tagline')),
+        h('h1.tagline', t('tagline')), // the page's heading (axe: a page has an h1)
         // Screen-reader mode (P16) where a blind player lands first, as well as in Settings.
         h('button.sr-toggle', { type: 'button', 'data-action': 'screen-reader', 'aria-pressed': String(settings.screenReader),
           onclick: (e: Event) => {
@@ -103,10 +115,44 @@ export class HomeView {
 
   destroy() { this.board.destroy(); }
 
+  // A choice made: the panel is redrawn only when its shape changes (another
+  // opponent, the custom time fields, a variant); otherwise the elements stay and are
+  // brought up to date in place, so that a field being typed in, the next click and
+  // Tab are never lost to a redraw.
   private set<K extends keyof Choices>(k: K, v: Choices[K]) {
     this.c[k] = v;
     saveChoices(this.c);
-    this.render();
+    if (this.shape() !== this.drawnShape) this.render();
+    else this.sync();
+  }
+
+  private shape(): string {
+    const c = this.c;
+    return [c.opponent, c.tc === 'custom', c.variant, classify(timeControlOf(c)) === 'correspondence', this.levels.length, !!account()].join('|');
+  }
+
+  // Brings the drawn panel up to the choices: pressed buttons, the time class, the
+  // custom time control's text, the days, the board's preview.
+  private sync() {
+    const c = this.c;
+    for (const b of this.panel.querySelectorAll<HTMLElement>('[data-field] button[data-value]')) {
+      const field = b.closest('[data-field]')?.getAttribute('data-field') ?? '';
+      const v = b.dataset.value ?? '';
+      const pressed = field === 'level' ? !c.elo && String(c.level) === v
+        : field in c ? String(c[field as keyof Choices]) === v : b.getAttribute('aria-pressed') === 'true';
+      b.setAttribute('aria-pressed', String(pressed));
+    }
+    const tc = timeControlOf(c);
+    const cls = classify(tc);
+    const clsEl = this.panel.querySelector<HTMLElement>('.tc-class');
+    if (clsEl) { clsEl.dataset.class = cls ?? 'invalid'; clsEl.textContent = cls ? t(`class_${cls}`) : t('invalidTc'); }
+    const pre = this.panel.querySelector<HTMLElement>('.tc-preview');
+    if (pre) pre.textContent = tc;
+    const days = this.panel.querySelector<HTMLSelectElement>('select.days');
+    if (days) days.value = /^(\d+)d$/.exec(c.tc)?.[1] ?? '';
+    const elo = this.panel.querySelector<HTMLInputElement>('input.elo-input');
+    if (elo && document.activeElement !== elo && elo.value !== c.elo) elo.value = c.elo;
+    this.preview();
   }
 
   private seg<K extends keyof Choices>(label: string, key: K, options: Array<[Choices[K], string]>) {
@@ -140,7 +186,7 @@ export class HomeView {
         })),
         h('label.inline', t('customElo'), h('input.elo-input', {
           type: 'number', min: String(eloRange.min), max: String(eloRange.max), step: '50', value: c.elo, placeholder: '1500', title: t('customEloHint', { min: eloRange.min, max: eloRange.max }),
-          onchange: (e: Event) => this.set('elo', (e.target as HTMLInputElement).value),
+          'data-field': 'elo', oninput: (e: Event) => { const el = e.target as HTMLInputElement; el.removeAttribute('aria-invalid'); this.set('elo', el.value); },
         }))));
     }
     // Time control presets, grouped by their C4 class.
@@ -165,9 +211,9 @@ export class HomeView {
         gcls === 'correspondence' ? this.daysSelect(c) : null)))),
       c.tc === 'custom' ? h('div.custom-tc',
         h('label', t('minutes'), h('input', { type: 'number', min: '0', max: '600', step: '0.5', value: String(c.minutes), 'data-custom': 'minutes',
-          onchange: (e: Event) => this.set('minutes', Number((e.target as HTMLInputElement).value)) })),
+          oninput: (e: Event) => this.set('minutes', Number((e.target as HTMLInputElement).value)) })),
         h('label', t('increment'), h('input', { type: 'number', min: '0', max: '180', value: String(c.increment), 'data-custom': 'increment',
-          onchange: (e: Event) => this.set('increment', Number((e.target as HTMLInputElement).value)) })),
+          oninput: (e: Event) => this.set('increment', Number((e.target as HTMLInputElement).value)) })),
         h('label', t('incrementMode'), (() => {
           const sel = h('select', { 'data-custom': 'mode', onchange: (e: Event) => this.set('mode', (e.target as HTMLSelectElement).value as Choices['mode']) },
             h('option', { value: '' }, t('mode_fischer')), h('option', { value: 'd' }, t('mode_delay')), h('option', { value: 'b' }, t('mode_bronstein'))) as HTMLSelectElement;
@@ -175,7 +221,7 @@ export class HomeView {
           return sel;
         })()),
         h('label.wide', t('periods'), h('input', { type: 'text', value: c.periods, placeholder: t('periodsHint'), 'data-custom': 'periods',
-          onchange: (e: Event) => this.set('periods', (e.target as HTMLInputElement).value) })),
+          oninput: (e: Event) => this.set('periods', (e.target as HTMLInputElement).value) })),
         h('div.tc-preview', tc)) : null));
     // Less common choices, folded.
     const more = h('details.more', { open: this.moreOpen || undefined },
@@ -183,11 +229,11 @@ export class HomeView {
       this.seg(t('variant'), 'variant', [['standard', t('standard')], ['chess960', t('chess960')]]),
       c.variant === 'chess960' ? h('label.block', t('chess960Number'), h('input', {
         type: 'number', min: '0', max: '959', value: c.chess960, 'data-field': 'chess960',
-        onchange: (e: Event) => this.set('chess960', (e.target as HTMLInputElement).value),
+        oninput: (e: Event) => this.set('chess960', (e.target as HTMLInputElement).value),
       })) : null,
       h('label.block', t('startPosition'), h('textarea', {
         rows: '2', placeholder: t('startPositionHint'), 'data-field': 'start', value: c.start,
-        onchange: (e: Event) => this.set('start', (e.target as HTMLTextAreaElement).value),
+        oninput: (e: Event) => this.set('start', (e.target as HTMLTextAreaElement).value),
       })),
       h('label.check', h('input', { type: 'checkbox', checked: c.casual, 'data-field': 'casual',
         onchange: (e: Event) => this.set('casual', (e.target as HTMLInputElement).checked) }),
@@ -201,11 +247,19 @@ export class HomeView {
       c.opponent !== 'hotseat' && !account() ? this.nameInput(t('yourName'), 'name') : null);
     more.addEventListener('toggle', () => { this.moreOpen = (more as HTMLDetailsElement).open; });
     parts.push(more);
+    // The element with the focus is found again in the new panel (by its field and value).
     const focused = document.activeElement as HTMLElement | null;
-    const focusKey = focused?.closest('[data-field]')?.getAttribute('data-field');
-    const focusVal = focused?.getAttribute('data-value');
+    const where = focused && this.panel.contains(focused) ? focusSelector(focused) : null;
     clear(this.panel, parts);
-    if (focusKey && focusVal) this.panel.querySelector<HTMLElement>(`[data-field="${focusKey}"] [data-value="${focusVal}"]`)?.focus();
+    this.drawnShape = this.shape();
+    if (where) {
+      const again = this.panel.querySelector<HTMLElement>(where);
+      again?.focus();
+      // The caret stays where it was in a text field.
+      if (focused instanceof HTMLInputElement && again instanceof HTMLInputElement && focused.type === 'text' && again.type === 'text') {
+        again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
+      }
+    }
     this.preview();
   }
 
@@ -233,7 +287,7 @@ export class HomeView {
 
   private nameInput(label: string, key: 'name' | 'opponentName') {
     return h('label.block', label, h('input', { type: 'text', maxlength: '40', value: this.c[key], 'data-field': key,
-      onchange: (e: Event) => this.set(key, (e.target as HTMLInputElement).value) }));
+      oninput: (e: Event) => this.set(key, (e.target as HTMLInputElement).value) }));
   }
 
   // Same device: both players' names, and the board turning to the side to move
@@ -254,8 +308,18 @@ export class HomeView {
     if (!classify(tc)) { toast(t('invalidTc')); return null; }
     const req: NewGameRequest = { v: 1, opponent: c.opponent, color: c.opponent === 'hotseat' ? 'white' : c.color, time_control: tc, variant: c.variant, casual: c.casual };
     if (c.opponent === 'robot') {
-      const elo = parseInt(c.elo, 10);
-      if (c.elo && elo >= eloRange.min && elo <= eloRange.max) req.elo = elo; else req.level = c.level;
+      const text = c.elo.trim();
+      const elo = Number(text);
+      if (!text) req.level = c.level;
+      else if (Number.isInteger(elo) && elo >= eloRange.min && elo <= eloRange.max) req.elo = elo;
+      else {
+        // Said, not quietly replaced by the level.
+        const input = this.panel.querySelector<HTMLInputElement>('input.elo-input');
+        input?.setAttribute('aria-invalid', 'true');
+        input?.focus();
+        toast(t('eloOutOfRange', { min: eloRange.min, max: eloRange.max }));
+        return null;
+      }
     }
     if (c.variant === 'chess960' && c.chess960 !== '') {
       const n = parseInt(c.chess960, 10);
@@ -268,7 +332,9 @@ export class HomeView {
     }
     if (c.name.trim()) req.name = c.name.trim();
     if (c.adjournment && classify(tc) !== 'correspondence') req.adjournment = true;
-    if (c.opponent === 'hotseat' && c.opponentName.trim()) req.opponent_name = c.opponentName.trim();
+    // Same device: an empty Black name is Black's own "Anonymous" (the server would
+    // otherwise give Black White's name).
+    if (c.opponent === 'hotseat') req.opponent_name = c.opponentName.trim() || (req.name ? 'Anonymous' : undefined);
     return req;
   }
 

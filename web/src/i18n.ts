@@ -96,7 +96,10 @@ export function playerName(name: string | null | undefined): string {
 
 // A server error (docs/protocol.md: each carries a `code`) in the UI's language;
 // the server's English message only for a code we do not know.
+// A `bad_request` says precisely what is wrong (which field, which limit): its message
+// is shown, in the server's words, after a word of the UI language.
 export function errorText(code: string | undefined, message?: string): string {
+  if (code === 'bad_request' && message) return t('err_bad_request_msg', { message });
   const key = `err_${code ?? ''}`;
   if (code && hasKey(key)) return t(key);
   return message || t('err_unknown', { code: code ?? '?' });
@@ -104,8 +107,10 @@ export function errorText(code: string | undefined, message?: string): string {
 
 // P6: the end of a game in words, in the UI's language; the server's English
 // `end` text when the status is one we do not know.
+// A forfeit is one of two reasons, and the server's `end` says which: a first move
+// not made (R14) or, later, a player who left the game (an abandonment claim).
 export function endText(s: Pick<GameState, 'status' | 'winner' | 'end'>): string {
-  const key = `end_${s.status}`;
+  const key = s.status === 'forfeit' && /left the game/.test(s.end) ? 'end_abandoned' : `end_${s.status}`;
   if (!hasKey(key)) return s.end || s.status;
   const winner = s.winner ? t(s.winner) : '';
   const loser = s.winner ? t(s.winner === 'white' ? 'black' : 'white') : '';

@@ -1,9 +1,9 @@
 // The lobby (P22): quick pairing by time control, seeks to create and accept, and the
 // games being played now, to watch. Live over its own WebSocket (/api/v1/lobby,
 // docs/protocol.md "Lobby"); the server pairs, this screen only asks and shows.
-import { clear, h, toast } from './dom';
+import { clear, h, redrawKeepingFocus, toast } from './dom';
 import { errorText, playerName, t } from './i18n';
-import { PRESETS } from './timecontrol';
+import { PRESETS, formatTc } from './timecontrol';
 import { saveSeat } from './store';
 import { storedName, storeName } from './playername';
 
@@ -18,6 +18,15 @@ interface LiveGame { id: string; white: string; black: string; time_control: str
 interface LobbyMessage { t: 'lobby'; seeks: Seek[]; games: LiveGame[]; mine: string[]; playing: number }
 
 
+// A time control as players write it ("10+0", not "10"); days in words of the UI language.
+export function tcText(tc: string): string {
+  const days = /^(\d+)d$/.exec(tc);
+  return days ? t('daysN', { n: Number(days[1]) }) : tc === '-' ? '∞' : formatTc(tc);
+}
+
+// The colour the one who accepts a seek plays: the other of the seeker's.
+const accepterColour = (c: Seek['color']) => (c === 'white' ? 'black' : c === 'black' ? 'white' : 'random');
+
 // A rating as lichess shows it: "1500?" while provisional.
 export const ratingText = (r: number, provisional: boolean) => `${Math.round(r)}${provisional ? '?' : ''}`;
 
@@ -27,6 +36,7 @@ export class LobbyView {
   private retry = 0;
   private timer = 0;
   private last: LobbyMessage | null = null;
+  private root: HTMLElement;
   private readonly quickBox = h('div.quick-grid', { role: 'group', 'aria-label': t('lobbyQuick') });
   private readonly seeksBox = h('div.seeks');
   private readonly gamesBox = h('div.live-games');
@@ -35,7 +45,7 @@ export class LobbyView {
 
   constructor(mount: HTMLElement) {
     this.nameInput.addEventListener('change', () => storeName(this.nameInput.value.trim()));
-    clear(mount, h('main.lobby-screen',
+    clear(mount, this.root = h('main.lobby-screen',
       h('h1', t('lobby')),
       h('label.lobby-name', t('yourName'), this.nameInput),
       h('section.lobby-quick', h('h2', t('lobbyQuick')), h('p.hint', t('lobbyQuickHint')), this.quickBox, this.status),
@@ -93,7 +103,9 @@ export class LobbyView {
 
   private mine(s: Seek) { return this.last?.mine.includes(s.id) ?? false; }
 
-  private render() {
+  private render() { redrawKeepingFocus(this.root, () => this.draw()); }
+
+  private draw() {
     const seeks = this.last?.seeks ?? [];
     const waiting = new Set(seeks.filter((s) => s.quick && this.mine(s)).map((s) => s.time_control));
     clear(this.quickBox, QUICK.map((tc) => h('button.quick', {
@@ -106,17 +118,18 @@ export class LobbyView {
       h('thead', h('tr', h('th', t('lobbyPlayer')), h('th', t('lobbyRating')), h('th', t('timeControl')),
         h('th', t('variant')), h('th', t('lobbyMode')), h('th', t('color')), h('th', ''))),
       h('tbody', listed.map((s) => h('tr', { 'data-seek': s.id },
-        h('td', playerName(s.name)), h('td', ratingText(s.rating, s.provisional)), h('td', s.time_control),
+        h('td', playerName(s.name)), h('td', ratingText(s.rating, s.provisional)), h('td', { 'data-tc': s.time_control }, tcText(s.time_control)),
         h('td', s.variant === 'chess960' ? t('chess960') : t('standard')),
         h('td', s.rated ? t('rated') : t('casual')),
-        h('td', s.color === 'random' ? t('random') : t(s.color)),
+        // "Your colour": one's own seek's colour, else the colour accepting it gives.
+        ((c) => h('td', { 'data-colour': c }, c === 'random' ? t('random') : t(c)))(this.mine(s) ? s.color : accepterColour(s.color)),
         h('td', this.mine(s)
           ? h('button.action', { type: 'button', 'data-action': 'cancel-seek', onclick: () => this.send({ t: 'cancel', seek: s.id }) }, t('cancel'))
           : h('button.action.yes', { type: 'button', 'data-action': 'accept-seek', onclick: () => this.send({ t: 'accept', seek: s.id, name: this.name() }) }, t('accept'))))))));
     const games = this.last?.games ?? [];
     clear(this.gamesBox, games.length === 0 ? h('p.empty', t('lobbyNoGames')) : h('ul.live-list', games.map((g) => h('li',
       h('a', { href: `#/game/${encodeURIComponent(g.id)}`, 'data-watch': g.id },
-        `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`, h('span.tc', ` · ${g.time_control}`),
+        `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`, h('span.tc', ` · ${tcText(g.time_control)}`),
         g.variant === 'chess960' ? h('span.tc', ` · ${t('chess960')}`) : null)))));
   }
 
@@ -126,7 +139,7 @@ export class LobbyView {
 
   private seekForm(): HTMLElement {
     const tc = h('select', { 'data-field': 'seek-tc', 'aria-label': t('timeControl') },
-      PRESETS.filter((p) => p.tc !== '-').map((p) => h('option', { value: p.tc }, p.label))) as HTMLSelectElement;
+      PRESETS.filter((p) => p.tc !== '-').map((p) => h('option', { value: p.tc }, /^\d+d$/.test(p.tc) ? tcText(p.tc) : p.label))) as HTMLSelectElement;
     tc.value = '10+0';
     const variant = h('select', { 'data-field': 'seek-variant', 'aria-label': t('variant') },
       h('option', { value: 'standard' }, t('standard')), h('option', { value: 'chess960' }, t('chess960'))) as HTMLSelectElement;

@@ -31,8 +31,10 @@ import { SimulListView, SimulView } from './simul';
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
 
+// The skip link is the banner's first element (axe: all content inside landmarks).
 function header() {
   return h('header.topbar',
+    h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, t('skipToContent')),
     h('a.brand', { href: '#/', title: t('home') }, h('span.logo', { 'aria-hidden': 'true' }, '♞'), t('appName')),
     h('nav', { 'aria-label': t('mainNav') },
       h('a', { href: '#/', 'data-nav': 'play' }, t('newGame')),
@@ -91,7 +93,7 @@ async function boot() {
   const lang = currentLang();
   await Promise.all([loadFonts(lang, allText()), loadAccount()]);
   document.documentElement.lang = lang;
-  clear(document.body, h('a.skip', { href: '#/', onclick: (e: Event) => { e.preventDefault(); app.focus(); } }, t('skipToContent')), header(), app,
+  clear(document.body, header(), app,
     h('button.zen-exit', { type: 'button', 'aria-label': t('exitZen'), title: t('exitZen'), onclick: () => toggleZen(false) }, icon('close')));
   route();
 }

@@ -6,6 +6,7 @@
 import { ApiError } from './api';
 import { clear, h } from './dom';
 import { dateTime, errorText, playerName, t } from './i18n';
+import { fullMoves } from './games';
 import type { Key } from './i18n/en';
 import { ratingText } from './lobby';
 import type { RatingPoint } from './ratingchart';
@@ -53,7 +54,7 @@ function gameRow(g: PlayerGame): HTMLElement {
   return h('li.game-row', { 'data-game': g.id, 'data-outcome': g.outcome },
     h('a.game-link', { href },
       h('span.players', `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`),
-      h('span.game-meta', [t(`class_${g.class}` as Key), g.time_control === '-' ? '' : g.time_control, t('movesN', { n: g.plies }),
+      h('span.game-meta', [t(`class_${g.class}` as Key), g.time_control === '-' ? '' : g.time_control, g.plies >= 0 ? t('movesN', { n: fullMoves(g.plies) }) : '',
         dateTime(new Date(g.updated))].filter(Boolean).join(' · ')),
       h('span.result', outcomeText(g))));
 }

@@ -13,6 +13,12 @@ const COLOURS: Record<string, string> = {
   bullet: '#c0712c', blitz: '#4e7a2f', rapid: '#2f6fc3', classical: '#8a4fb5', correspondence: '#a33f5c', chess960: '#3d8c8c',
 };
 
+export function xRange(xs: number[]): [number, number] {
+  const lo = Math.min(...xs); const hi = Math.max(...xs);
+  const pad = Math.max(3600, (hi - lo) / 10);
+  return [lo - pad, hi + pad];
+}
+
 export function ratingChart(mount: HTMLElement, points: RatingPoint[]): uPlot {
   const classes = [...new Set(points.map((p) => p.class))];
   // uPlot's data: one x (seconds since 1970, in order) and per class its ratings there.
@@ -22,10 +28,11 @@ export function ratingChart(mount: HTMLElement, points: RatingPoint[]): uPlot {
   const opts: uPlot.Options = {
     width: width(), height: 220,
     legend: { show: false }, // a legend of our own below (uPlot's is a table of live values)
-    // A day either side of a single point (uPlot would span years), and the ratings
-    // padded to whole hundreds.
+    // The games' own span, padded by a tenth and at least an hour either side: a single
+    // point or a day's games get an axis of hours, not days (uPlot alone would span
+    // years for one point); the ratings padded to whole hundreds.
     scales: {
-      x: { time: true, auto: false, range: xs[0] === xs[xs.length - 1] ? [xs[0] - 86400, xs[0] + 86400] : [xs[0], xs[xs.length - 1]] },
+      x: { time: true, auto: false, range: xRange(xs) },
       y: { range: (_u, min, max) => [Math.floor((min - 50) / 100) * 100, Math.ceil((max + 50) / 100) * 100] },
     },
     axes: [{ stroke: 'currentColor' }, { stroke: 'currentColor' }],
@@ -38,6 +45,8 @@ export function ratingChart(mount: HTMLElement, points: RatingPoint[]): uPlot {
     ],
   };
   const chart = new uPlot(opts, [xs, ...series] as uPlot.AlignedData, mount);
+  const [lo, hi] = xRange(xs);
+  mount.dataset.spanSeconds = String(Math.round(hi - lo)); // the time the axis spans, for tests
   mount.append(h('ul.rating-legend', classes.map((c) => h('li', { 'data-class': c },
     h('span.swatch', { 'aria-hidden': 'true', style: `background:${COLOURS[c] ?? '#888'}` }), t(`class_${c}` as Key)))));
   new ResizeObserver(() => { if (mount.clientWidth) chart.setSize({ width: width(), height: 220 }); }).observe(mount);

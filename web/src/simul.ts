@@ -221,7 +221,9 @@ export class SimulView {
     if (s.status === 'open') {
       this.host?.destroy();
       this.host = null;
+      const focused = document.activeElement;
       clear(this.body, this.openPart(s, you));
+      if (focused instanceof HTMLElement && focused !== document.activeElement && this.body.contains(focused)) focused.focus(); // moved, not replaced
     } else if (you.role === 'host' && s.status !== 'cancelled') {
       if (!this.host) {
         this.host = new HostBoards(s, you.seats ?? {});
@@ -237,6 +239,11 @@ export class SimulView {
     this.renderResults(s);
   }
 
+  // Made once: a simul's every update redraws the open part, and a name half typed or
+  // a level chosen (and the focus in them) must outlive it.
+  private readonly joinName = h('input', { type: 'text', maxlength: 40, 'data-field': 'simul-player-name', 'aria-label': t('yourName') }) as HTMLInputElement;
+  private readonly robotLevel = h('select', { 'data-field': 'simul-robot' }, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((l) => h('option', { value: l }, t('levelN', { level: l })))) as HTMLSelectElement;
+
   private openPart(s: Simul, you: You): HTMLElement {
     const host = you.role === 'host';
     const accepted = s.players.filter((p) => p.accepted).length;
@@ -248,7 +255,7 @@ export class SimulView {
           host ? h('button.action', { type: 'button', 'data-action': 'remove-player', onclick: () => this.post('withdraw', { player: p.id }) }, t('simulRemove')) : null)))));
     const parts: HTMLElement[] = [h('p', t('simulBoardsN', { n: accepted, max: s.max_boards })), players];
     if (host) {
-      const level = h('select', { 'data-field': 'simul-robot' }, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((l) => h('option', { value: l }, t('levelN', { level: l })))) as HTMLSelectElement;
+      const level = this.robotLevel;
       parts.push(h('div.actions',
         h('button.action.primary', { type: 'button', 'data-action': 'start-simul', disabled: accepted === 0, onclick: () => this.post('start') }, t('simulStart')),
         h('button.action', { type: 'button', 'data-action': 'cancel-simul', onclick: () => this.post('cancel') }, t('simulCancel')),
@@ -258,7 +265,7 @@ export class SimulView {
       parts.push(h('p', you.accepted ? t('simulJoined') : t('simulWaitingAccept')),
         h('button.action', { type: 'button', 'data-action': 'withdraw', onclick: () => this.post('withdraw') }, t('simulWithdraw')));
     } else {
-      const name = h('input', { type: 'text', maxlength: 40, 'data-field': 'simul-player-name', 'aria-label': t('yourName') }) as HTMLInputElement;
+      const name = this.joinName;
       parts.push(h('form.simul-join', {
         onsubmit: (e: Event) => { e.preventDefault(); this.post('join', account() ? {} : { name: name.value.trim() }); },
       }, account() ? null : h('label', t('yourName'), name),
@@ -386,7 +393,7 @@ class HostBoards {
     this.caption.textContent = `${m.board.n}. ${boardName(m.board)}${st && st.status !== 'ongoing' ? ` · ${st.result}` : mine ? ` · ${t('simulYourMove')}` : ''}`;
     this.bigWrap.setAttribute('data-game', m.board.game);
     this.clocks.els = m.board.host_color === 'white' ? { white: this.clockBottom, black: this.clockTop } : { white: this.clockTop, black: this.clockBottom };
-    this.clocks.sync(st?.clock ?? null);
+    this.clocks.sync(st?.clock ?? null, 0, st?.ply ?? -1);
     // Chessground keeps the board's place from when it last drew: a board moved by
     // the text above it would take clicks for other squares.
     const top = this.bigWrap.getBoundingClientRect().top + window.scrollY;

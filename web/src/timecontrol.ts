@@ -58,3 +58,11 @@ export function formatTc(tc: string): string {
   const minutes = String(parseFloat(m[1]));
   return `${FRACTIONS[minutes] ?? minutes}+${m[2] ?? '0'}${m[3] ?? ''}`;
 }
+
+// The simple delay (US delay) of a move in ms: "3+5d" -> 5000; the first period's for
+// periods; 0 for none (an increment, a Bronstein delay, days, no clock).
+export function simpleDelayMs(tc: string): number {
+  const first = tc.trim().split(':')[0];
+  const m = /\+(\d+(?:\.\d+)?)d$/.exec(first);
+  return m ? Math.round(parseFloat(m[1]) * 1000) : 0;
+}

@@ -11,19 +11,20 @@ const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 // The serious and critical violations on the page now, one line per element.
-export async function axeViolations(page, { include } = {}) {
+// `impacts`: the ratings that count (issue 28's pages: 'moderate' too).
+export async function axeViolations(page, { include, impacts = ['serious', 'critical'] } = {}) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (context) => {
+  return page.evaluate(async ([context, impacts]) => {
     const axe = /** @type {any} */ (window).axe;
     const res = await axe.run(context ?? document, { resultTypes: ['violations'] });
     return res.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .filter((v) => impacts.includes(v.impact))
       .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}): ${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`));
-  }, include ?? null);
+  }, [include ?? null, impacts]);
 }
 
 // Fails with axe's own words for each element when anything serious or critical is found.
-export async function assertAccessible(page, where) {
-  const found = await axeViolations(page);
+export async function assertAccessible(page, where, opts = {}) {
+  const found = await axeViolations(page, opts);
   assert.deepEqual(found, [], `axe-core on ${where}:\n${found.join('\n')}`);
 }

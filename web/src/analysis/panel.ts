@@ -18,9 +18,20 @@ export interface AnalysisHost {
   goto(ply: number): void;
   moveText(ply: number): string;            // the move of a ply as the move list writes it
   redraw(): void;
+  hasMoves(): boolean;
 }
 
 const POLL_MS = 500;
+
+// The games whose analysis this browser asked for (the last 200).
+const ASKED = 'outpost.analysed';
+function askedList(): string[] {
+  try { const v: unknown = JSON.parse(localStorage.getItem(ASKED) ?? '[]'); return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []; } catch { return []; }
+}
+const askedBefore = (id: string) => askedList().includes(id);
+function rememberAsked(id: string) {
+  try { localStorage.setItem(ASKED, JSON.stringify([...askedList().filter((x) => x !== id), id].slice(-200))); } catch { /* private mode */ }
+}
 const isKey = (s: string): s is Key => /^[a-h][1-8]$/.test(s);
 
 type Phase = 'idle' | 'asking' | 'queued' | 'running' | 'failed' | 'done';
@@ -44,21 +55,24 @@ export class AnalysisPanel {
 
   // A finished game is on the screen: show an analysis that exists already (stored
   // on the server), or start one when the address asks for it (`?analyse=1`).
+  // Only an analysis this browser has asked for is looked up: a game nobody asked
+  // about would answer 404 (logged by the browser as an error) after every game. The
+  // Analyse button brings a stored one at once (asking again costs the server nothing).
   gameOver(autoStart: boolean) {
     if (this.looked) return;
     this.looked = true;
+    if (autoStart) { this.start(); return; }
+    if (!askedBefore(this.host.gameId)) return;
     void fetchAnalysis(this.host.gameId).then((st) => {
-      if (this.destroyed) return;
-      if (st) this.apply(st);
-      else if (autoStart) this.start();
-    }).catch(() => { if (autoStart) this.start(); });
+      if (!this.destroyed && st) this.apply(st);
+    }).catch(() => { /* the button is there */ });
   }
 
   get started(): boolean { return this.phase !== 'idle' && this.phase !== 'failed'; }
 
   // The Analyse button, for the end of the game (null once it runs or is there).
   button(): HTMLElement | null {
-    if (this.started) return null;
+    if (this.started || !this.host.hasMoves()) return null; // a game without a move has nothing to analyse
     return h('button.action.primary', { type: 'button', 'data-action': 'analyse', onclick: () => this.start() }, t('analyse'));
   }
 
@@ -66,6 +80,7 @@ export class AnalysisPanel {
     if (this.started) return;
     this.phase = 'asking';
     this.error = '';
+    rememberAsked(this.host.gameId);
     this.render();
     this.host.redraw();
     requestAnalysis(this.host.gameId).then((st) => this.apply(st)).catch((e) => this.fail(e));

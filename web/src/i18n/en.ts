@@ -438,6 +438,11 @@ const en = {
   simulYourMove: "your move",
   simulNoMoveDue: "It is not your move on any board.",
   simulBack: "Back to the simul",
+  // Added for issue 28 (what a newcomer tripped over).
+  eloOutOfRange: "A custom Elo is a whole number from {min} to {max}.",
+  err_bad_request_msg: "The server refused this: {message}",
+  acctWrongCurrent: "The current password is wrong.",
+  end_abandoned: "{winner} wins: {loser} left the game",
 };
 export default en;
 export type Key = keyof typeof en;

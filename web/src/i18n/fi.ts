@@ -449,5 +449,10 @@ const fi: Dict = {
   simulYourMove: "sinun siirtosi",
   simulNoMoveDue: "Millään laudalla ei ole sinun siirtosi.",
   simulBack: "Takaisin simultaaniin",
+  // Added for issue 28 (what a newcomer tripped over).
+  eloOutOfRange: "Oma Elo-luku on kokonaisluku väliltä {min}–{max}.",
+  err_bad_request_msg: "Palvelin hylkäsi pyynnön: {message}",
+  acctWrongCurrent: "Nykyinen salasana on väärä.",
+  end_abandoned: "{winner} voitti: {loser} poistui pelistä",
 };
 export default fi;

@@ -447,5 +447,10 @@ const ja: Dict = {
   simulYourMove: "あなたの手番",
   simulNoMoveDue: "どの盤もあなたの手番ではありません。",
   simulBack: "多面指しに戻る",
+  // Added for issue 28 (what a newcomer tripped over).
+  eloOutOfRange: "カスタム Elo は {min} から {max} までの整数です。",
+  err_bad_request_msg: "サーバーがこの要求を拒否しました：{message}",
+  acctWrongCurrent: "現在のパスワードが違います。",
+  end_abandoned: "{loser}が対局を離れたため{winner}の勝ち",
 };
 export default ja;

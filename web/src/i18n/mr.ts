@@ -448,5 +448,10 @@ const mr: Dict = {
   simulYourMove: "तुमची चाल",
   simulNoMoveDue: "कोणत्याही पटावर तुमची चाल नाही.",
   simulBack: "सिमलकडे परत",
+  // Added for issue 28 (what a newcomer tripped over).
+  eloOutOfRange: "स्वतःचा Elo {min} ते {max} मधील पूर्ण संख्या असतो.",
+  err_bad_request_msg: "सर्व्हरने ही विनंती नाकारली: {message}",
+  acctWrongCurrent: "सध्याचा पासवर्ड चुकीचा आहे.",
+  end_abandoned: "{loser} ने खेळ सोडला: {winner} जिंकला",
 };
 export default mr;

@@ -448,5 +448,10 @@ const th: Dict = {
   simulYourMove: "ตาคุณเดิน",
   simulNoMoveDue: "ไม่มีกระดานใดที่ถึงตาคุณ",
   simulBack: "กลับไปที่ซิมัล",
+  // Added for issue 28 (what a newcomer tripped over).
+  eloOutOfRange: "Elo ที่กำหนดเองต้องเป็นจำนวนเต็มตั้งแต่ {min} ถึง {max}",
+  err_bad_request_msg: "เซิร์ฟเวอร์ปฏิเสธคำขอนี้: {message}",
+  acctWrongCurrent: "รหัสผ่านปัจจุบันไม่ถูกต้อง",
+  end_abandoned: "{winner}ชนะ เพราะ{loser}ออกจากเกม",
 };
 export default th;

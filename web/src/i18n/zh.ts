@@ -447,5 +447,10 @@ const zh: Dict = {
   simulYourMove: "轮到你走",
   simulNoMoveDue: "没有哪盘轮到你走。",
   simulBack: "返回车轮战",
+  // Added for issue 28 (what a newcomer tripped over).
+  eloOutOfRange: "自定义 Elo 须为 {min} 到 {max} 之间的整数。",
+  err_bad_request_msg: "服务器拒绝了此请求：{message}",
+  acctWrongCurrent: "当前密码错误。",
+  end_abandoned: "{loser}离开了对局，{winner}获胜",
 };
 export default zh;

@@ -15,10 +15,22 @@ export function toUtcIso(local: string): string | null {
   return isNaN(d.getTime()) ? null : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function adjournmentBox(s: GameState, c: RoundCtrl, me: Color | null): HTMLElement | null {
+// The box's text fields, made once per game screen: a state that comes while one is
+// being typed in (a presence change, an offer) must not replace it.
+export interface AdjournFields { seal: HTMLInputElement; resumeAt: HTMLInputElement }
+export function adjournFields(): AdjournFields {
+  return {
+    seal: h('input.seal-input', { type: 'text', maxlength: '16', autocomplete: 'off', spellcheck: false,
+      'data-field': 'sealed-move', 'aria-label': t('sealMoveLabel'), placeholder: t('sealMoveLabel') }) as HTMLInputElement,
+    resumeAt: h('input', { type: 'datetime-local', step: '1', 'data-field': 'resume-at', 'aria-label': t('proposeResume') }) as HTMLInputElement,
+  };
+}
+
+export function adjournmentBox(s: GameState, c: RoundCtrl, me: Color | null, fields: AdjournFields): HTMLElement | null {
   const a = s.adjournment;
   const btn = (label: string, action: string, f: () => void) => h('button.action', { type: 'button', 'data-action': action, onclick: f }, label);
   if (a && !a.resumed_at) {
+    fields.seal.value = ''; // sealed: the envelope is closed
     const rows: Array<HTMLElement | null> = [
       h('div.adjourned-text', t('adjournedBy', { side: t(a.sealed_by), time: when(a.sealed_at) })),
       h('div.resume-at', { 'data-resume': a.resume_at ?? '' }, a.resume_at ? t('resumesAt', { time: when(a.resume_at) }) : t('resumeNotAgreed')),
@@ -27,7 +39,7 @@ export function adjournmentBox(s: GameState, c: RoundCtrl, me: Color | null): HT
     if (me !== null && s.status === 'ongoing') {
       if (a.proposal && (a.proposal.by !== me || s.you === 'both'))
         rows.push(btn(t('accept'), 'resume-accept', () => c.send({ t: 'resume', action: 'accept' })));
-      const input = h('input', { type: 'datetime-local', step: '1', 'data-field': 'resume-at', 'aria-label': t('proposeResume') }) as HTMLInputElement;
+      const input = fields.resumeAt;
       rows.push(h('div.resume-propose', input, btn(t('proposeResume'), 'resume-propose', () => {
         const at = toUtcIso(input.value);
         if (at) c.send({ t: 'resume', at });
@@ -37,8 +49,7 @@ export function adjournmentBox(s: GameState, c: RoundCtrl, me: Color | null): HT
   }
   if (a && a.sealed_move) return h('div.adjournment', { 'data-adjourned': 'false' }, t('sealedMoveWas', { side: t(a.sealed_by), move: a.sealed_move }));
   if (s.adjournable && !a && s.status === 'ongoing' && c.myTurn()) {
-    const input = h('input.seal-input', { type: 'text', maxlength: '16', autocomplete: 'off', spellcheck: false,
-      'data-field': 'sealed-move', 'aria-label': t('sealMoveLabel'), placeholder: t('sealMoveLabel') }) as HTMLInputElement;
+    const input = fields.seal;
     return h('div.adjournment.seal', input, btn(t('sealMove'), 'seal', () => {
       const move = input.value.trim();
       if (move) c.send({ t: 'seal', move });

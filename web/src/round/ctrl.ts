@@ -65,6 +65,7 @@ export class RoundCtrl {
       goto: (ply) => this.goto(ply),
       moveText: (ply) => displaySan(this.state?.san[ply - 1] ?? '', this.sideOfPly(ply - 1) === 'white'),
       redraw: () => this.redraw(),
+      hasMoves: () => (this.state?.ply ?? 0) > 0,
     });
     this.touchMove = !!seatFor(gameId)?.touchMove;
     this.nvui = new NvuiPanel((command) => (this.state ? commandText(command, this.commandContext(this.state)) : null));
@@ -85,7 +86,7 @@ export class RoundCtrl {
     this.clocks.onLow = (c) => { if (this.isMine(c)) play('lowtime'); };
     this.socket = new GameSocket(gameId, seat, {
       state: (s) => this.onState(s),
-      error: (code, message) => { this.sentAtPly = -1; toast(errorText(code, message)); this.redraw(); }, // undo what the board ran ahead with
+      error: (code, message) => { this.sentAtPly = -1; this.typedRefused(); toast(errorText(code, message)); this.redraw(); }, // undo what the board ran ahead with
       status: (st) => { this.view.setConn(st, this.state !== null); if (st === 'open') this.sendPresence(); },
       lag: (rtt) => { this.halfRtt = rtt / 2; },
     });
@@ -161,6 +162,7 @@ export class RoundCtrl {
     if (s.you === 'both' && settings.autoFlip && s.status === 'ongoing') this.orientation = s.turn;
     const sameGame = prev !== null && prev.id === s.id;
     if (!sameGame || s.ply !== prev.ply) { this.touched = null; this.sentAtPly = -1; } // a new position: nothing touched yet
+    if (sameGame && this.typedAtPly >= 0 && s.ply > this.typedAtPly) { this.typedAtPly = -1; this.view.el.input.value = ''; }
     if (sameGame && s.ply < prev.ply && this.viewPly !== null && this.viewPly > s.ply) this.viewPly = null;
     // Every new move of either side in words (two at once when the robot answered
     // before the state of our own move came), then the end of the game: one
@@ -188,7 +190,7 @@ export class RoundCtrl {
     }
     if (s.status !== 'ongoing') this.confirmingResign = false;
     this.sendStoredName(s);
-    this.clocks.sync(s.clock, this.halfRtt);
+    this.clocks.sync(s.clock, this.halfRtt, s.ply);
     this.view.render(s);
     if (s.status !== 'ongoing') this.analysis.gameOver(this.autoAnalyse);
     this.playPremove();
@@ -277,6 +279,7 @@ export class RoundCtrl {
     const typed = readTyped(raw, s.fen, s.legal);
     if (!typed) return;
     if (typed.kind === 'command') {
+      this.view.el.input.value = '';
       const words = commandText(typed.text, this.commandContext(s));
       if (words === null) toast(t('unknownCommand')); else announce(words);
       return;
@@ -284,7 +287,16 @@ export class RoundCtrl {
     if (!this.myTurn()) { toast(t('notYourTurn')); return; }
     const locked = this.touchLock();
     if (locked && (!typed.move.uci || typed.move.uci.slice(0, 2) !== locked)) { this.refuseTouch(); return; }
+    this.typedAtPly = s.ply;
     this.sendMove(typed.move);
+  }
+  private typedAtPly = -1; // a typed move sent at this ply: the box empties once it is played
+
+  // A typed move refused: the text stays, marked, and the reason is said.
+  private typedRefused() {
+    if (this.typedAtPly < 0) return;
+    this.typedAtPly = -1;
+    this.view.el.input.setAttribute('aria-invalid', 'true');
   }
 
   commandContext(s: GameState): CommandContext {

@@ -1,7 +1,8 @@
 // The game screen's view: the layout once, then a render of everything from the
 // controller's state (board, player bars, status, move list, actions, share links).
-import { adjournmentBox } from './adjourn';
+import { adjournFields, adjournmentBox } from './adjourn';
 import { notifyToggle } from './notify';
+import { LiveRatings } from './ratings';
 import type { Key } from '@lichess-org/chessground/types';
 import { pgnUrl } from '../api';
 import { Board } from '../board';
@@ -25,6 +26,8 @@ const CAPTURED_GLYPH: Record<string, string> = { q: '♛', r: '♜', b: '♝', n
 const CLAIMS: Array<[Claim, 'claimWithMoveThreefold' | 'claimWithMoveFifty']> = [
   ['threefold-repetition', 'claimWithMoveThreefold'], ['fifty-moves', 'claimWithMoveFifty']];
 const isClaim = (v: string): v is Claim => v === 'threefold-repetition' || v === 'fifty-moves';
+// A side offers a draw at most once in this many plies (the server's rule, as lichess's).
+const DRAW_OFFER_INTERVAL = 20;
 const TIME_CLASSES: readonly string[] = ['bullet', 'blitz', 'rapid', 'standard', 'correspondence', 'unlimited'];
 const isTimeClass = (v: string): v is TimeClass => TIME_CLASSES.includes(v);
 const squares = (uci: string | null | undefined): Key[] | undefined => {
@@ -37,12 +40,13 @@ interface Elements {
   root: HTMLElement; top: HTMLElement; bottom: HTMLElement; board: HTMLElement;
   clockWhite: HTMLElement; clockBlack: HTMLElement; status: HTMLElement; conn: HTMLElement;
   moves: HTMLElement; nav: HTMLElement; input: HTMLInputElement; inputRow: HTMLElement;
-  actions: HTMLElement; prompt: HTMLElement; share: HTMLElement; tools: HTMLElement; end: HTMLElement;
+  actions: HTMLElement; prompt: HTMLElement; share: HTMLElement; tools: HTMLElement; end: HTMLElement; title: HTMLElement;
 }
 
 export class RoundView {
   readonly el: Elements;
   private claimOpen = false;
+  private readonly ratings = new LiveRatings(() => this.ctrl.redraw());
 
   constructor(private ctrl: RoundCtrl, mount: HTMLElement) {
     this.el = this.layout();
@@ -65,7 +69,10 @@ export class RoundView {
     const input = h('input.move-input', {
       type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: false,
       placeholder: t('typeMove'), 'aria-label': t('typeMoveLabel'),
-      onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter') { const v = input.value; input.value = ''; c.submitTyped(v); } },
+      // The text stays until the server has taken the move (ctrl.onState): a move
+      // refused is still there to correct, beside the reason.
+      oninput: () => input.removeAttribute('aria-invalid'),
+      onkeydown: (e: KeyboardEvent) => { if (e.key === 'Enter') c.submitTyped(input.value); },
     }) as HTMLInputElement;
     const inputRow = h('div.input-row', input);
     const el: Elements = {
@@ -90,8 +97,10 @@ export class RoundView {
         this.toolBtn('fullscreen', icon('fullscreen'), t('fullscreen'), () => toggleFullscreen()),
         h('a.tool', { href: pgnUrl(c.gameId), download: `outpost-${c.gameId}.pgn`, 'data-tool': 'pgn', 'aria-label': t('downloadPgn'), title: t('downloadPgn') }, 'PGN')),
       end: h('div.end-box', { hidden: true }),
+      title: h('h1.sr-only.game-title'), // the page's heading: who plays whom
     };
     el.root.append(
+      el.title,
       h('section.board-col', top, h('div.board-wrap', board), bottom),
       h('aside.side',
         simulLink(c.gameId), el.conn, el.status, el.end, el.prompt, c.nvui.el,
@@ -122,12 +131,18 @@ export class RoundView {
     const c = this.ctrl;
     // For tests and styles: where the game stands.
     Object.assign(this.el.root.dataset, { ply: String(s.ply), status: s.status, turn: s.turn, you: s.you, myturn: String(c.myTurn()) });
-    document.title = `${s.status === 'ongoing' && c.myTurn() ? '● ' : ''}Outpost · ${s.players.white.name ? playerName(s.players.white.name) : t('white')} – ${s.players.black.name ? playerName(s.players.black.name) : t('black')}`;
+    const players = `${s.players.white.name ? playerName(s.players.white.name) : t('white')} – ${s.players.black.name ? playerName(s.players.black.name) : t('black')}`;
+    document.title = `${s.status === 'ongoing' && c.myTurn() ? '● ' : ''}Outpost · ${players}`;
+    if (this.el.title.textContent !== players) this.el.title.textContent = players;
     this.renderBoard(s);
     this.renderBars(s);
     this.renderStatus(s);
     this.renderMoves(s);
+    const focused = document.activeElement;
     this.renderActions(s);
+    // The adjournment's fields are moved, not replaced: the one typed in keeps the focus.
+    if (focused instanceof HTMLElement && focused !== document.activeElement && focused.isConnected
+      && Object.values(this.adjournFields).includes(focused)) focused.focus();
     this.renderShare(s);
     this.renderTools();
     c.analysis.update();
@@ -196,14 +211,18 @@ export class RoundView {
         // P21: a seat with an account links to its profile.
         // P23: a rated game's ratings once it is over: "1500? +8" (a minus sign for a loss).
         const rated = p.rating !== undefined && p.rating_diff !== undefined;
+        // P23: while a rated game is played, each account's rating in its class.
+        const live = !rated && s.status === 'ongoing' ? this.ratings.of(s, p.account) : null;
+        const liveText = live ? `${Math.round(live.rating)}${live.provisional ? '?' : ''}` : '';
         const diff = rated ? (p.rating_diff! > 0 ? `+${p.rating_diff}` : p.rating_diff! < 0 ? `\u2212${-p.rating_diff!}` : '±0') : '';
         const rating = rated ? `${p.rating}${p.provisional ? '?' : ''}` : '';
         clear(name, h(`span.dot.${color}`, { 'aria-hidden': 'true' }),
           p.account ? h('a.player-link', { href: `#/player/${encodeURIComponent(p.account)}` }, label) : label,
           rated ? h('span.rating', { 'data-rating': String(p.rating) }, ` ${rating} `,
             h(`span.rating-diff.${p.rating_diff! > 0 ? 'up' : p.rating_diff! < 0 ? 'down' : 'same'}`, { 'data-diff': String(p.rating_diff) }, diff)) : null,
+          live ? h('span.rating', { 'data-rating': String(Math.round(live.rating)) }, ` ${liveText}`) : null,
           s.you === color ? h('span.you', ` (${t('you')})`) : null);
-        name.setAttribute('aria-label', `${t(color)}: ${label}${rated ? `, ${t('ratingChange', { rating, diff })}` : ''}`);
+        name.setAttribute('aria-label', `${t(color)}: ${label}${rated ? `, ${t('ratingChange', { rating, diff })}` : live ? `, ${liveText}` : ''}`);
       }
       const pres = bar.querySelector<HTMLElement>('.presence');
       if (pres) c.presence.badge(pres, color, s);
@@ -232,6 +251,7 @@ export class RoundView {
     if (s.status !== 'ongoing') text = '';
     else if (s.you === 'spectator') text = t('toMove', { side: t(s.turn) });
     else if (c.myTurn()) text = s.you === 'both' ? t('toMove', { side: t(s.turn) }) : t('yourTurn');
+    else if (s.adjournment && !s.adjournment.resumed_at) text = t('adjourned'); // a sealed move waits: nobody is to move
     else text = s.players[s.turn].kind === 'robot' ? t('robotThinking') : t('waitingOpponent');
     this.el.status.classList.toggle('over', s.status !== 'ongoing');
     const tc = s.clock?.time_control;
@@ -243,6 +263,7 @@ export class RoundView {
       locked ? h('div.touch-note', { 'data-touch': locked }, t('touchMoveMust', { piece: c.touchWords(locked) })) : null, h('div.meta',
       [s.variant === 'chess960' ? t('chess960N', { n: s.chess960 ?? '' }) : t('standard'),
         tc && tc !== '-' ? `${formatTc(tc)}${isTimeClass(cls) ? ` · ${t(`class_${cls}`)}` : ''}` : t('unlimited'),
+        s.rated ? t('rated') : '', // P23: a rated game says so while it is played
         c.touchMove ? t('touchMoveActive') : ''].filter(Boolean).join(' · ')));
   }
 
@@ -285,6 +306,17 @@ export class RoundView {
     return h('a.action', { href: pgnUrl(s.id), download: `outpost-${s.id}.pgn`, 'data-action': 'pgn' }, t('downloadPgn'));
   }
 
+  private readonly adjournFields = adjournFields();
+  // The ply at which each side's last draw offer was seen: the server refuses another
+  // within DRAW_OFFER_INTERVAL plies (the button would only fail).
+  private offeredAt: Record<Color, number> = { white: -Infinity, black: -Infinity };
+  private lastOffer: Color | null = null;
+
+  private noteOffer(s: GameState) {
+    if (s.draw_offer && s.draw_offer !== this.lastOffer) this.offeredAt[s.draw_offer] = s.ply;
+    this.lastOffer = s.draw_offer;
+  }
+
   private renderActions(s: GameState) {
     const c = this.ctrl;
     const A = this.el.actions;
@@ -294,7 +326,7 @@ export class RoundView {
     this.el.end.hidden = true;
     const me = c.actingSide();
     this.el.inputRow.hidden = me === null || s.status !== 'ongoing';
-    const adjourned = adjournmentBox(s, c, me);
+    const adjourned = adjournmentBox(s, c, me, this.adjournFields);
     if (adjourned) P.append(adjourned);
     if (me === null) {
       if (s.status !== 'ongoing') {
@@ -325,13 +357,16 @@ export class RoundView {
     }
     if (s.can_abort) A.append(this.btn(t('abort'), 'abort', () => c.send({ t: 'abort' })));
     else A.append(this.btn(t('resign'), 'resign', () => c.resign()));
+    this.noteOffer(s);
     if (s.draw_offer === me) A.append(h('span.pending', t('drawOfferSent')));
-    else if (s.draw_offer !== opp) A.append(this.btn(t('offerDraw'), 'draw-offer', () => c.send({ t: 'draw', action: 'offer' })));
+    else if (s.draw_offer !== opp && s.ply - this.offeredAt[me] >= DRAW_OFFER_INTERVAL)
+      A.append(this.btn(t('offerDraw'), 'draw-offer', () => c.send({ t: 'draw', action: 'offer' })));
     for (const claim of s.claimable ?? []) {
       if (!isClaim(claim)) continue;
       A.append(this.btn(t(claim === 'fifty-moves' ? 'claimFifty' : 'claimThreefold'), `claim-${claim}`, () => c.send({ t: 'claim', claim }), 'claim'));
     }
-    if (s.ply > 0) {
+    // A takeback takes back one's own last move: none yet, nothing to ask for.
+    if (hotseat ? s.ply > 0 : s.moves.some((_, i) => c.sideOfPly(i) === me)) {
       if (s.takeback_request === me) A.append(h('span.pending', t('takebackSent')));
       else if (s.takeback_request !== opp) A.append(this.btn(t('takeback'), 'takeback', () => c.send({ t: 'takeback', action: 'request' })));
     }
@@ -404,12 +439,18 @@ export class RoundView {
     if (show && document.activeElement !== this.nameInput) this.nameInput.value = me!.name && me!.name !== 'Anonymous' ? me!.name : '';
   }
 
+  private opponentCame = false;
+
   private renderShare(s: GameState) {
     this.renderName(s);
     const base = `${location.origin}${location.pathname}`;
     const items: HTMLElement[] = [];
     const invite = inviteFor(s.id);
-    if (invite && s.status === 'ongoing') items.push(this.copyRow(t('inviteLink'), `${base}#/game/${s.id}?seat=${encodeURIComponent(invite)}`, 'invite'));
+    // The invitation is for an opponent who has not come yet: once seen, it goes.
+    const opp = s.you === 'white' ? 'black' : s.you === 'black' ? 'white' : null;
+    const seen = !!opp && !!s.presence && s.presence[opp].state !== 'gone';
+    if (opp && (seen || s.moves.some((_, i) => this.ctrl.sideOfPly(i) === opp))) this.opponentCame = true;
+    if (invite && s.status === 'ongoing' && !this.opponentCame) items.push(this.copyRow(t('inviteLink'), `${base}#/game/${s.id}?seat=${encodeURIComponent(invite)}`, 'invite'));
     items.push(this.copyRow(t('watchLink'), `${base}#/game/${s.id}`, 'watch'));
     clear(this.el.share, items);
   }
