@@ -1,5 +1,6 @@
 // Outpost — the hub's connections to a game: who follows it with which seat, the first
-// state, the presence of the players (P22), and the seat an account takes (P21)
+// state, the presence of the players (P22), the seat an account takes (P21), and the
+// hub as the owner of the games' addresses on the bus
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/play/hub.h"
 #include "server/play/presence.h"
@@ -102,5 +103,15 @@ void Hub::disconnect(const std::string& id, const Subscriber* who) {
 }
 
 void Hub::broadcast_presence(Room& r) { send_presence(writer_, r, env_.monotonic_ms(), nullptr); }
+
+// --- On the bus ------------------------------------------------------------------------
+
+Answer<Seat> Hub::on_join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) {
+    return connect(at.id, c.token, who, c.account);
+}
+
+void Hub::on_message(const ClientIn& in) { handle_message(in.to.id, in.seat, in.text, in.from, in.lag_ms); }
+
+void Hub::on_leave(const Address& at, const Subscriber* who) { disconnect(at.id, who); }
 
 }  // namespace outpost::server
