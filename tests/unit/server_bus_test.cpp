@@ -250,3 +250,47 @@ TEST_F(BusFixture, AGameRunByAnotherNodeIsNotHandledHere) {
     EXPECT_EQ(who->all().back()["code"], "unavailable");
     EXPECT_EQ(json::parse(hub->state_json(game.id).value())["game"]["ply"], 0) << "a move played by a node that does not run the game";
 }
+
+namespace {
+
+// An owner that records what reaches it.
+struct RecordingOwner final : BusHandler {
+    std::vector<std::string> joins, texts, leaves;
+    std::vector<bool> typed;
+    Answer<Seat> on_join(const Address& at, const std::shared_ptr<Subscriber>&, const Credentials&) override {
+        joins.push_back(at.text());
+        return Seat::WHITE_SEAT;
+    }
+    void on_message(const ClientIn& in) override {
+        texts.emplace_back(in.text);
+        typed.push_back(in.message != nullptr);
+        EXPECT_EQ(in.seat, Seat::WHITE_SEAT) << "the seat of the join";
+    }
+    void on_leave(const Address& at, const Subscriber*) override { leaves.push_back(at.text()); }
+};
+
+}  // namespace
+
+TEST(BusRouting, AGameMessageIsReadOnceByTheBusOthersGoAsText) {
+    InProcessBus bus;
+    RecordingOwner games, lobby;
+    bus.serve(Topic::GAME, &games);
+    bus.serve(Topic::LOBBY, &lobby);
+    auto who = std::make_shared<Inbox>();
+    ASSERT_TRUE(bus.join(Address::game("g1"), who, Credentials{}).ok());
+    ASSERT_TRUE(bus.join(Address::lobby(), who, Credentials{}).ok());
+    bus.send(Address::game("g1"), *who, R"({"t":"move","uci":"e2e4"})");
+    bus.send(Address::game("g1"), *who, R"({"t":"no such message"})");
+    bus.send(Address::game("g1"), *who, "not json");
+    bus.send(Address::lobby(), *who, R"({"t":"seek"})");
+    EXPECT_EQ(games.texts, (std::vector<std::string>{R"({"t":"move","uci":"e2e4"})"}));
+    EXPECT_EQ(games.typed, (std::vector<bool>{true}));
+    EXPECT_EQ(lobby.texts, (std::vector<std::string>{R"({"t":"seek"})"}));
+    EXPECT_EQ(lobby.typed, (std::vector<bool>{false}));
+    ASSERT_EQ(who->all().size(), 2u) << "each message that does not read is answered by the bus";
+    for (const json& e : who->all()) EXPECT_EQ(e["t"], "error");
+    bus.leave(Address::game("g1"), who.get());
+    bus.leave(Address::game("g1"), who.get());  // twice: the owner hears it once
+    EXPECT_EQ(games.leaves, (std::vector<std::string>{"game:g1"}));
+    EXPECT_EQ(bus.joined(), 1u);
+}

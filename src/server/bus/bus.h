@@ -69,14 +69,17 @@ struct Credentials {
     std::string client;
 };
 
-// A message of a connection to an address: the client's JSON text as received (the
-// owner reads it once, with its protocol's reader: protocol.h for games), the seat the
-// owner gave the connection at the join, and the lag measured on the connection (C5).
+// A message of a connection to an address: the seat the owner gave the connection at
+// the join, the client's JSON text as received, and for a game's address the message
+// as the bus read it (protocol.h: each message one typed case; one that does not read
+// is answered by the bus and goes no further). The lobby's and the simuls' messages
+// are theirs to read. Also the lag measured on the connection (C5).
 struct ClientIn {
     const Address& to;
     Subscriber& from;
     Seat seat = Seat::SPECTATOR;
     std::string_view text;
+    const ClientMessage* message = nullptr;  // set for Topic::GAME
     Millis lag_ms = 0;
 };
 

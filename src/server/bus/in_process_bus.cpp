@@ -76,7 +76,10 @@ void InProcessBus::send(const Address& at, Subscriber& from, std::string_view te
     if (!seat)
         return from.deliver(std::make_shared<const std::string>(
             error_json({"not_joined", "join " + at.text() + " before sending to it", 409})));
-    owner->on_message(ClientIn{at, from, *seat, text, lag_ms});
+    if (at.topic != Topic::GAME) return owner->on_message(ClientIn{at, from, *seat, text, nullptr, lag_ms});
+    auto message = read_client_message(text);  // read once, here; the hub takes it typed
+    if (!message) return from.deliver(std::make_shared<const std::string>(error_json(message.error())));
+    owner->on_message(ClientIn{at, from, *seat, text, &*message, lag_ms});
 }
 
 void InProcessBus::leave(const Address& at, const Subscriber* who) {

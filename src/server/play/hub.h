@@ -158,10 +158,12 @@ public:
     void disconnect(const std::string& id, const Subscriber* who);
     // A message from a connection; errors go back to that connection only.
     void handle_message(const std::string& id, Seat seat, std::string_view text, Subscriber& from, Millis lag_ms = 0);
+    void handle_message(const std::string& id, Seat seat, const ClientMessage& msg, Subscriber& from, Millis lag_ms = 0);
 
     // The hub on the bus (server/bus/bus.h): the owner of the "game:ID" addresses. A join
     // is connect() (the credentials' token is the seat's), a message handle_message()
-    // with the seat the bus kept from the join, a leave disconnect().
+    // (the message as the bus read it) with the seat the bus kept from the join, a
+    // leave disconnect().
     Answer<Seat> on_join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) override;
     void on_message(const ClientIn& in) override;
     void on_leave(const Address& at, const Subscriber* who) override;

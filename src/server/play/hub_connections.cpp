@@ -110,7 +110,10 @@ Answer<Seat> Hub::on_join(const Address& at, const std::shared_ptr<Subscriber>& 
     return connect(at.id, c.token, who, c.account);
 }
 
-void Hub::on_message(const ClientIn& in) { handle_message(in.to.id, in.seat, in.text, in.from, in.lag_ms); }
+void Hub::on_message(const ClientIn& in) {
+    if (in.message) handle_message(in.to.id, in.seat, *in.message, in.from, in.lag_ms);
+    else handle_message(in.to.id, in.seat, in.text, in.from, in.lag_ms);
+}
 
 void Hub::on_leave(const Address& at, const Subscriber* who) { disconnect(at.id, who); }
 

@@ -20,10 +20,13 @@ ProtocolError game_over(const Game& g) { return {"game_over", "the game is over:
 // --- Messages ------------------------------------------------------------------------
 
 void Hub::handle_message(const std::string& id, Seat seat, std::string_view text, Subscriber& from, Millis lag_ms) {
-    auto reply_error = [&](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
     auto parsed = read_client_message(text);
-    if (!parsed) return reply_error(parsed.error());
-    const ClientMessage& msg = *parsed;
+    if (!parsed) return from.deliver(std::make_shared<const std::string>(error_json(parsed.error())));
+    handle_message(id, seat, *parsed, from, lag_ms);
+}
+
+void Hub::handle_message(const std::string& id, Seat seat, const ClientMessage& msg, Subscriber& from, Millis lag_ms) {
+    auto reply_error = [&](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
     if (std::holds_alternative<in::Ping>(msg))
         return from.deliver(std::make_shared<const std::string>(write_pong(env_.monotonic_ms())));
 
