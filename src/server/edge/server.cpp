@@ -18,7 +18,10 @@
 #include <random>
 #include <unordered_map>
 
+#include "server/bus/in_process_bus.h"
 #include "server/common/guards.h"
+#include "server/events/simul_on_bus.h"
+#include "server/players/lobby_on_bus.h"
 #include "server/players/account_service.h"
 #include "server/events/events.h"
 #include "server/analysis/analysis_service.h"
@@ -66,6 +69,7 @@ struct Edge {
 
 struct Shared {
     Hub* hub;
+    Bus* bus;  // the WebSocket sessions' way to the hub, the lobby and the simuls
     const StaticFiles* files;
     AnalysisService* analysis;
     Edge* edge;
@@ -133,8 +137,8 @@ public:
     awaitable<void> run(http::request<http::string_body> req, Shared shared) {
         limits_ = shared.edge->limits;
         const auto [path, query] = split_target(std::string(req.target()));
-        const std::string game = query.count("game") ? query.at("game") : "";
-        const std::string seat_token = query.count("seat") ? query.at("seat") : "";
+        const auto& q = query;
+        const auto param = [&q](const char* name) { return q.count(name) ? q.at(name) : std::string(); };
         beast::get_lowest_layer(ws_).expires_never();
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
         ws_.read_message_max(MaxWsMessage);
@@ -148,23 +152,19 @@ public:
         beast::error_code ec;
         co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
-        // /api/v1/lobby: a member of the lobby (P22); any other path: a game's.
+        // /api/v1/lobby: a member of the lobby (P22); /api/v1/simul: a simul's changes
+        // (P18); any other path: a game's. The connection talks to its address on the
+        // bus, never to the room that owns it.
         const bool lobby = path == "/api/v1/lobby" && shared.lobby;
-        const bool simul = path == "/api/v1/simul" && shared.simuls;  // P18: a simul's changes
-        Seat seat = Seat::SPECTATOR;
-        if (lobby) shared.lobby->join(shared_from_this(), ip_, account_ ? &*account_ : nullptr);
-        else if (simul)
-            shared.simuls->watch(shared_from_this(), query.count("id") ? query.at("id") : "",
-                                 query.count("key") ? query.at("key") : "", account_ ? &*account_ : nullptr);
-        else {
-            auto connected = shared.hub->connect(game, seat_token, shared_from_this(), account_ ? &*account_ : nullptr);
-            if (!connected) {
-                std::string text = error_json(connected.error());
-                co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
-                co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
-                co_return;
-            }
-            seat = *connected;
+        const bool simul = path == "/api/v1/simul" && shared.simuls;
+        const Address address = lobby ? Address::lobby() : simul ? Address::simul(param("id")) : Address::game(param("game"));
+        const std::string token = param(simul ? "key" : "seat");
+        auto joined = shared.bus->join(address, shared_from_this(), Credentials{token, account_ ? &*account_ : nullptr, ip_});
+        if (!joined) {
+            std::string text = error_json(joined.error());
+            co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
+            co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
+            co_return;
         }
         asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
         beast::flat_buffer buffer;
@@ -194,15 +194,12 @@ public:
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "send JSON text messages"})));
                 continue;
             }
-            if (lobby) shared.lobby->handle_message(*this, beast::buffers_to_string(buffer.data()));
-            else if (simul) shared.simuls->handle_message(*this, beast::buffers_to_string(buffer.data()));
-            else shared.hub->handle_message(game, seat, beast::buffers_to_string(buffer.data()), *this, measured_lag_);
+            const auto data = buffer.data();
+            shared.bus->send(address, *this, std::string_view(static_cast<const char*>(data.data()), data.size()), measured_lag_);
         }
         if (!closing_) closed_ = true;
         ping_timer_.cancel();
-        if (lobby) shared.lobby->leave(this);
-        else if (simul) shared.simuls->unwatch(this);
-        else shared.hub->disconnect(game, this);
+        shared.bus->leave(address, this);
     }
 
 private:
@@ -575,8 +572,15 @@ int run_server(const ServerConfig& config) {
     account_options.allowed_origins = config.allowed_origins;
     AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
 
+    // The bus: the WebSocket sessions reach the games, the lobby and the simuls through it.
+    InProcessBus bus;
+    LobbyOnBus lobby_on_bus(lobby);
+    SimulsOnBus simuls_on_bus(simuls);
+    bus.serve(Topic::GAME, hub.get());
+    bus.serve(Topic::LOBBY, &lobby_on_bus);
+    bus.serve(Topic::SIMUL, &simuls_on_bus);
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls}), asio::detached);
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
     std::function<void()> lobby_pulse = [&] {

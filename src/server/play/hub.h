@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The hub is the authority over every live game. It knows no sockets and no timers:
-// the network layer hands it requests and messages (typed by protocol.h), and the
+// the network layer hands it requests, and the bus (server/bus/bus.h) the joins,
+// messages (typed by protocol.h) and leaves of connections to its games; the
 // environment (HubEnv) gives it the time, a way to be called back later, and a robot
 // to ask for moves. That keeps every rule of play testable with an exact fake clock.
 // The games themselves are Rooms (room.h); what the hub adds is who may do what,
@@ -29,6 +30,7 @@
 #include "chess/game.h"
 #include "chess/result.h"
 #include "server/accounts/accounts.h"
+#include "server/bus/bus.h"
 #include "server/common/protocol.h"
 #include "server/play/room.h"
 #include "server/stores/game_store.h"
@@ -101,7 +103,7 @@ struct HubEnv {
     bool inline_writes = false;
 };
 
-class Hub {
+class Hub final : public BusHandler {
 public:
     Hub(HubEnv env, Storage* storage);
     ~Hub();
@@ -156,6 +158,15 @@ public:
     void disconnect(const std::string& id, const Subscriber* who);
     // A message from a connection; errors go back to that connection only.
     void handle_message(const std::string& id, Seat seat, std::string_view text, Subscriber& from, Millis lag_ms = 0);
+    void handle_message(const std::string& id, Seat seat, const ClientMessage& msg, Subscriber& from, Millis lag_ms = 0);
+
+    // The hub on the bus (server/bus/bus.h): the owner of the "game:ID" addresses. A join
+    // is connect() (the credentials' token is the seat's), a message handle_message()
+    // (the message as the bus read it) with the seat the bus kept from the join, a
+    // leave disconnect().
+    Answer<Seat> on_join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) override;
+    void on_message(const ClientIn& in) override;
+    void on_leave(const Address& at, const Subscriber* who) override;
 
     // Environment callbacks.
     void on_timer(const std::string& id);

@@ -17,23 +17,12 @@
 
 #include "chess/clock.h"
 #include "chess/game.h"
+#include "server/bus/subscriber.h"  // the followers' connections
 #include "server/play/adjournment.h"
 #include "server/common/protocol.h"
 #include "server/stores/game_store.h"
 
 namespace outpost::server {
-
-// Someone following a game: a player's or a spectator's connection.
-class Subscriber {
-public:
-    virtual ~Subscriber() = default;
-    // Must not block and must not call the hub (it may be called under the hub's lock
-    // or from the storage writer's thread once a batch is durable).
-    virtual void deliver(std::shared_ptr<const std::string> message) = 0;
-    // The signed-in account of this connection (P21), resolved from the session cookie
-    // at the WebSocket upgrade; 0: anonymous.
-    virtual std::int64_t account_id() const { return 0; }
-};
 
 struct PlyRecord {
     std::string uci;                          // as sent and stored (Chess960: king takes rook)

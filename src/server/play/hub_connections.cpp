@@ -1,0 +1,120 @@
+// Outpost — the hub's connections to a game: who follows it with which seat, the first
+// state, the presence of the players (P22), the seat an account takes (P21), and the
+// hub as the owner of the games' addresses on the bus
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/play/hub.h"
+#include "server/play/presence.h"
+#include "server/play/state_json.h"
+
+namespace outpost::server {
+
+namespace {
+
+// P22: the presence to everyone in the game but `except` (a connection that has just
+// opened hears it in its first state), after the acknowledgements on their way (it
+// never overtakes a move), by weak references (a connection may be gone by then).
+void send_presence(StorageWriter& writer, const Room& r, Millis now, const Subscriber* except) {
+    auto msg = std::make_shared<const std::string>(write_presence(r, now));
+    std::vector<std::weak_ptr<Subscriber>> to;
+    for (const auto& [p, sub] : r.subscribers)
+        if (p != except && !sub.first.expired()) to.push_back(sub.first);
+    if (to.empty()) return;
+    writer.after_pending([to = std::move(to), msg](const Result<bool>&) {
+        for (const auto& weak : to)
+            if (auto s = weak.lock()) s->deliver(msg);
+    });
+}
+
+}  // namespace
+
+// --- Connections -------------------------------------------------------------------
+
+Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who,
+                          const Account* account) {
+    std::lock_guard lock(mutex_);
+    auto found = find(id);
+    if (!found) return found.error();
+    Room& r = *found.value();
+    const Seat seat = r.seat_of(token);
+    if (!token.empty() && seat == Seat::SPECTATOR)
+        return ProtocolError{"not_your_seat", "this seat token does not belong to game " + id, 403};
+    // P21: a signed-in player opening a seat nobody's account holds takes it (the
+    // others see the new name); otherwise the seat stays as it is.
+    if (account) {
+        if (auto taken = take_seat(r, seat, *account); taken && *taken) commit(r, Change::STATE, r.game.ply());
+    }
+    r.subscribers[who.get()] = {who, seat};
+    if (seat != Seat::SPECTATOR) send_presence(writer_, r, env_.monotonic_ms(), who.get());
+    // The first state goes after any acknowledgement still on its way to storage, so
+    // that it never shows a move before the move is durable nor overtakes one.
+    auto msg = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
+    std::weak_ptr<Subscriber> weak = who;
+    writer_.after_pending([weak, msg](const Result<bool>&) {
+        if (auto s = weak.lock()) s->deliver(msg);
+    });
+    return seat;
+}
+
+Answer<bool> Hub::take_seat(Room& r, Seat seat, const Account& account) {
+    if (account.id <= 0 || account.disabled) return not_allowed("not signed in");
+    if (seat == Seat::BOTH) return not_allowed("a game at one screen has no accounts");
+    const auto c = seat_color(seat);
+    if (!c) return ProtocolError{"not_your_seat", "this seat token does not belong to the game", 403};
+    if (r.game.is_over()) return ProtocolError{"game_over", "the game is over: " + describe(r.game.outcome()), 409};
+    std::int64_t& mine = *c == WHITE ? r.info.white_account : r.info.black_account;
+    const std::int64_t theirs = *c == WHITE ? r.info.black_account : r.info.white_account;
+    if (mine == account.id) return false;  // already the account's
+    if (mine != 0) return ProtocolError{"not_your_seat", "this seat belongs to another account", 403};
+    if (theirs == account.id) return not_allowed("the other seat of this game is already yours");
+    mine = account.id;
+    (*c == WHITE ? r.info.white_name : r.info.black_name) = account.name;
+    return true;
+}
+
+Answer<std::string> Hub::claim_seat(const std::string& id, std::string_view token, const Account& account) {
+    std::lock_guard lock(mutex_);
+    auto found = find(id);
+    if (!found) return found.error();
+    Room& r = *found.value();
+    const Seat seat = token.empty() ? Seat::SPECTATOR : r.seat_of(token);
+    if (seat == Seat::SPECTATOR)
+        return ProtocolError{"not_your_seat", "this seat token does not belong to game " + id, 403};
+    auto taken = take_seat(r, seat, account);
+    if (!taken) return taken.error();
+    if (*taken) commit(r, Change::STATE, r.game.ply());
+    return std::string(R"({"v":1,"game":")") + id + R"(","you":")" + seat_name(seat) + "\"}";
+}
+
+void Hub::disconnect(const std::string& id, const Subscriber* who) {
+    std::lock_guard lock(mutex_);
+    auto it = rooms_.find(id);
+    if (it == rooms_.end()) return;
+    Room& r = *it->second;
+    auto s = r.subscribers.find(who);
+    if (s == r.subscribers.end()) return;
+    const Seat seat = s->second.second;
+    r.subscribers.erase(s);
+    r.away.erase(who);
+    for (Color c : {WHITE, BLACK})
+        if ((seat == Seat::BOTH || seat_color(seat) == c) && !r.connected(c)) r.absent_since[c] = env_.monotonic_ms();
+    if (seat != Seat::SPECTATOR) broadcast_presence(r);
+    touch(r);
+    evict_finished();
+}
+
+void Hub::broadcast_presence(Room& r) { send_presence(writer_, r, env_.monotonic_ms(), nullptr); }
+
+// --- On the bus ------------------------------------------------------------------------
+
+Answer<Seat> Hub::on_join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) {
+    return connect(at.id, c.token, who, c.account);
+}
+
+void Hub::on_message(const ClientIn& in) {
+    if (in.message) handle_message(in.to.id, in.seat, *in.message, in.from, in.lag_ms);
+    else handle_message(in.to.id, in.seat, in.text, in.from, in.lag_ms);
+}
+
+void Hub::on_leave(const Address& at, const Subscriber* who) { disconnect(at.id, who); }
+
+}  // namespace outpost::server

@@ -1,0 +1,264 @@
+// Outpost — the hub's creation of games: the HTTP request read, the per-client caps, the start
+// position (FEN, PGN, Chess960), the seats and their tokens, and the first write;
+// games made by a service with a chosen id (events, simuls) answered again, not made twice
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/play/hub.h"
+
+#include <algorithm>
+#include <cctype>
+#include <future>
+#include <random>
+
+#include "chess/chess960.h"
+#include "chess/fen.h"
+#include "chess/pgn.h"
+
+namespace outpost::server {
+
+// --- Creating games ----------------------------------------------------------------
+
+Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client, const Account* account,
+                                     const Account* opponent) {
+    auto spec = read_new_game(body);
+    if (!spec) return spec.error();
+    // P22: the lobby seats the other player's account (an invite game's only).
+    if (account && spec->opponent != "hotseat") spec->name = account->name;
+    if (opponent && (spec->opponent != "invite" || (account && opponent->id == account->id))) opponent = nullptr;
+    if (opponent) spec->opponent_name = opponent->name;
+    return create_game(std::move(*spec), client, account, opponent ? opponent->id : 0);
+}
+
+Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view client, const Account* account,
+                                     std::int64_t opponent_account) {
+    NewGameRequest* spec = &request;
+    // P21: a signed-in creator plays under the account's name (no one else's).
+    if (account && spec->opponent != "hotseat") spec->name = account->name;
+    std::promise<Result<bool>> durable;
+    auto stored = durable.get_future();
+    Answer<CreatedGame> created = ProtocolError{};
+    {
+        std::lock_guard lock(mutex_);
+        // C3: correspondence games are counted apart, under a cap of their own.
+        std::string key(client);
+        int cap = env_.max_open_games_per_client;
+        if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty()) {
+            key += "/correspondence";
+            cap = env_.max_open_correspondence_per_client;
+        }
+        if (!key.empty() && open_games_of(key) >= cap)
+            return ProtocolError{"rate_limited",
+                                 "you have " + std::to_string(cap) +
+                                     " unfinished games; finish, resign or abort one before you start another",
+                                 429};
+        const std::int64_t creator_account = account && spec->opponent != "hotseat" ? account->id : 0;
+        auto before = made_before(*spec, creator_account, opponent_account);
+        if (!before) return before.error();
+        if (*before) return **before;
+        StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
+        created = create_room(*spec, "", key, on_durable, creator_account, opponent_account);
+        if (!created) return created;
+    }
+    // D3: the answer goes out once the game is stored.
+    if (auto ok = stored.get(); !ok) {
+        std::lock_guard lock(mutex_);
+        (void)find(created.value().id);  // drops the room that storage does not have
+        return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
+    }
+    return created;
+}
+
+Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool casual, const Account& white,
+                                           const Account& black, const std::string& game_id) {
+    NewGameRequest spec;
+    spec.game_id = game_id;
+    spec.opponent = "invite";
+    spec.creator_color = WHITE;
+    spec.time_control = time_control;
+    spec.casual = casual;
+    spec.name = white.name;
+    spec.opponent_name = black.name;
+    spec.first_move = "forfeit";  // R14 on an event's board: the side that does not start loses
+    std::promise<Result<bool>> durable;
+    auto stored = durable.get_future();
+    Answer<CreatedGame> created = ProtocolError{};
+    {
+        std::lock_guard lock(mutex_);
+        auto before = made_before(spec, white.id, black.id);
+        if (!before) return before.error();
+        if (*before) return **before;
+        StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
+        created = create_room(spec, "", "", on_durable, white.id, black.id);
+        if (!created) return created;
+    }
+    if (auto ok = stored.get(); !ok) {
+        std::lock_guard lock(mutex_);
+        (void)find(created.value().id);
+        return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
+    }
+    return created;
+}
+
+Answer<std::optional<CreatedGame>> Hub::made_before(const NewGameRequest& spec, std::int64_t creator_account,
+                                                    std::int64_t opponent_account) {
+    if (spec.game_id.empty()) return std::optional<CreatedGame>{};
+    if (spec.game_id.size() > 64 || !std::all_of(spec.game_id.begin(), spec.game_id.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) != 0;
+        }))
+        return ProtocolError{"internal", "a chosen game id must be 1 to 64 letters and digits", 500};
+    auto found = find(spec.game_id);
+    if (!found) {
+        if (found.error().code == "not_found") return std::optional<CreatedGame>{};
+        return found.error();
+    }
+    const Room& r = **found;
+    // The same game: the same seats (as create_room gives them) and the same R14 rule.
+    const Color creator = spec.creator_color.value_or(WHITE);
+    const bool robot = spec.opponent == "robot";
+    const std::int64_t other = robot || opponent_account == creator_account ? 0 : opponent_account;
+    const std::int64_t want_white = creator == WHITE ? creator_account : other;
+    const std::int64_t want_black = creator == BLACK ? creator_account : other;
+    if (!spec.creator_color || r.hotseat() || r.info.white_account != want_white || r.info.black_account != want_black ||
+        r.info.first_move != spec.first_move)
+        return ProtocolError{"internal", "the game id " + spec.game_id + " is another game's", 500};
+    CreatedGame c;
+    c.id = r.id();
+    if (!r.info.white_token.empty()) c.white_token = r.info.white_token;
+    if (!r.info.black_token.empty()) c.black_token = r.info.black_token;
+    c.you = creator == WHITE ? Seat::WHITE_SEAT : Seat::BLACK_SEAT;
+    return std::optional<CreatedGame>{c};
+}
+
+Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
+                                     StorageWriter::Done on_durable, std::int64_t creator_account,
+                                     std::int64_t opponent_account) {
+    auto tc = parse_time_control(spec.time_control);
+    if (!tc) return bad_request(tc.error().message);
+    if (tc->correspondence() && tc->days_per_move > 14) return bad_request("days per move must be 1 to 14 (C3)");
+    if (spec.adjournment && tc->correspondence())
+        return bad_request("a correspondence game is not adjourned: each move has its days already");
+
+    // The start position (P13, R16).
+    Position start = Position::startpos();
+    std::vector<Move> pgn_moves;
+    int number = -1;
+    if (!spec.pgn.empty()) {
+        auto game = read_pgn_game(spec.pgn);
+        if (!game) return bad_request("PGN: " + game.error().message);
+        start = game->start;
+        pgn_moves = game->mainline();
+    } else if (!spec.fen.empty()) {
+        auto pos = position_from_fen(spec.fen, spec.chess960);
+        if (!pos) return bad_request("FEN: " + pos.error().message);
+        start = *pos;
+    } else if (spec.chess960) {
+        static thread_local std::mt19937 rng{std::random_device{}()};  // a start position, not a secret
+        number = spec.chess960_number.value_or(int(rng() % 960));
+        start = chess960_position(number).value();
+    }
+    GameOptions options;
+    options.auto_claim_draws = spec.casual;
+
+    static thread_local std::mt19937 coin{std::random_device{}()};  // colours by lot, not a secret
+    const Color creator = spec.creator_color.value_or(coin() % 2 ? WHITE : BLACK);
+    const bool robot = spec.opponent == "robot";
+
+    StoredGame info;
+    if (!spec.game_id.empty()) info.id = spec.game_id;  // not taken: made_before looked
+    for (int tries = 0; spec.game_id.empty(); ++tries) {
+        info.id = env_.random_token(8);
+        if (rooms_.count(info.id)) continue;
+        if (!storage_) break;
+        auto taken = storage_->load_game(info.id);
+        if (!taken) return ProtocolError{"internal", taken.error().message, 500};
+        if (!taken->has_value()) break;
+        if (tries > 100) return ProtocolError{"internal", "no free game id", 500};
+    }
+    info.created_ms = info.updated_ms = env_.wall_ms();
+    const std::string creator_token = env_.random_token(22);
+    CreatedGame created;
+    created.id = info.id;
+    if (spec.opponent == "hotseat") {
+        info.white_token = info.black_token = creator_token;
+        info.white_kind = info.black_kind = "human";
+        info.white_name = spec.name;
+        info.black_name = spec.opponent_name.empty() ? spec.name : spec.opponent_name;
+        created.white_token = created.black_token = creator_token;
+        created.you = Seat::BOTH;
+    } else {
+        // D4: a robot's seat has no token at all (nothing to guess, nothing to leak).
+        const std::string other = robot ? "" : env_.random_token(22);
+        info.white_token = creator == WHITE ? creator_token : other;
+        info.black_token = creator == BLACK ? creator_token : other;
+        const std::string opponent_name =
+            robot ? robot_name(spec.level, spec.elo) : (spec.opponent_name.empty() ? "Anonymous" : spec.opponent_name);
+        info.white_kind = creator == WHITE ? "human" : (robot ? "robot" : "human");
+        info.black_kind = creator == BLACK ? "human" : (robot ? "robot" : "human");
+        info.white_name = creator == WHITE ? spec.name : opponent_name;
+        info.black_name = creator == BLACK ? spec.name : opponent_name;
+        if (creator == WHITE || !robot) created.white_token = info.white_token;
+        if (creator == BLACK || !robot) created.black_token = info.black_token;
+        created.you = creator == WHITE ? Seat::WHITE_SEAT : Seat::BLACK_SEAT;
+        // P21: the seats' accounts (none for a robot's seat).
+        (creator == WHITE ? info.white_account : info.black_account) = creator_account;
+        if (!robot && opponent_account != creator_account)
+            (creator == WHITE ? info.black_account : info.white_account) = opponent_account;
+    }
+    info.robot_level = robot ? spec.level : 0;
+    info.robot_elo = robot ? (spec.elo ? spec.elo : (env_.level_elo && spec.level ? env_.level_elo(spec.level) : 0)) : 0;
+    info.time_control = tc->to_string();
+    info.variant = start.is_chess960() ? "chess960" : "standard";
+    info.chess960 = number;
+    info.initial_fen = to_fen(start);
+    info.casual = spec.casual;
+    info.rematch_of = rematch_of;
+    info.adjournable = spec.adjournment;
+    info.first_move = spec.first_move;
+
+    auto room = std::make_unique<Room>(std::move(info), Game(start, options));
+    Room& r = *room;
+    const Millis now = env_.monotonic_ms();
+    for (Move m : pgn_moves) {
+        if (auto p = r.play(r.game.side_to_move(), m, std::nullopt, 0, r.info.created_ms, now);
+            !p)
+            return bad_request("PGN: a move could not be replayed");
+        if (r.game.is_over()) return bad_request("the game in the PGN is already over: " + describe(r.game.outcome()));
+    }
+    if (r.game.is_over()) return bad_request("the start position is already decided: " + describe(r.game.outcome()));
+    for (PlyRecord& p : r.history) p.clock_after = -1;  // moves before the game: no clock readings
+    r.preset_plies = r.game.ply();
+    if (!tc->unlimited()) r.clock.emplace(*tc, env_.monotonic_ms);
+    if (r.clock && spec.creator_extra_ms > 0 && !r.hotseat()) r.clock->add_time(creator, spec.creator_extra_ms);
+    // C3: a correspondence game's first moves have their days too.
+    if (r.clock && (r.game.ply() >= 2 || tc->correspondence())) {
+        r.clock->start(r.game.side_to_move());
+        r.clock_started = true;
+    }
+    for (PlyRecord& p : r.history) {
+        p.white_ms = r.clock ? r.clock->remaining(WHITE) : 0;
+        p.black_ms = r.clock ? r.clock->remaining(BLACK) : 0;
+    }
+    r.turn_began = now;
+    r.absent_since[WHITE] = r.absent_since[BLACK] = now;
+    r.client = std::move(client);
+    r.abandonment_ms = env_.abandonment_ms;
+    count_open(r);
+
+    GameWrite w;
+    w.kind = GameWrite::INSERT_GAME;
+    w.game = r.row(r.info.created_ms);
+    for (int ply = 1; ply <= r.game.ply(); ++ply) w.game.moves.push_back(r.stored_move(ply));
+    rooms_[r.id()] = std::move(room);
+    const std::string id = r.id();
+    writer_.submit(std::move(w), [this, id, on_durable](const Result<bool>& ok) {
+        if (!ok) {
+            std::lock_guard lock(failed_mutex_);
+            failed_.insert(id);
+        }
+        if (on_durable) on_durable(ok);
+    });
+    schedule(r);
+    maybe_ask_robot(r);
+    return created;
+}
+
+}  // namespace outpost::server
