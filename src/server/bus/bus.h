@@ -5,7 +5,8 @@
 //
 // As lila-ws and lila: a connection never calls a room. The edge joins a connection to
 // an address ("game:ID", "lobby", "event:ID", "simul:ID"), sends what the client writes
-// there as a ClientIn, and leaves; the bus routes each to the owner of the address's
+// there, and leaves; the bus makes each message a ClientIn (a game's read once into
+// protocol.h's typed ClientMessage) and routes it to the owner of the address's
 // topic (BusHandler: the hub for games, the lobby, the simul service), asking the
 // GameDirectory which node runs a game. The owner decides at the join what the
 // connection may do there (its seat: credentials are checked once, by the owner); the

@@ -23,7 +23,7 @@
 #include "server/accounts/accounts.h"
 #include "server/play/hub.h"  // LiveGame
 #include "server/common/protocol.h"
-#include "server/play/room.h"  // Subscriber
+#include "server/bus/subscriber.h"
 
 namespace outpost::server {
 
