@@ -64,9 +64,12 @@ protected:
         const std::string path = (dir_ / name).string();
         EXPECT_TRUE(server::migrate_schema(path));
         std::string sql = "PRAGMA journal_mode=WAL; BEGIN; INSERT INTO moves (game_id, ply, uci, white_ms, black_ms, at_ms) VALUES ";
-        for (int i = 1; i <= moves; ++i)
-            sql += (i > 1 ? "," : "") + std::string("('g1', ") + std::to_string(i) + ", '" + (i % 2 ? "e2e4" : "e7e5") +
-                   "', 1, 2, 3)";
+        for (int i = 1; i <= moves; ++i) {  // (one append at a time: g++ 12 warns -Wstringop-overflow on a chain)
+            if (i > 1) sql += ',';
+            sql += "('g1', ";
+            sql += std::to_string(i);
+            sql += i % 2 ? ", 'e2e4', 1, 2, 3)" : ", 'e7e5', 1, 2, 3)";
+        }
         exec(path, sql + "; COMMIT;");
         return path;
     }
