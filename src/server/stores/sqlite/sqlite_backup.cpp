@@ -12,8 +12,11 @@
 // which under 100 live games would be always. So the source connection opens a read
 // transaction before the first step and holds it to the last: every chunk reads the
 // same snapshot, and nothing starts over. The price, while the copy runs: the server's
-// checkpoints cannot start the WAL over past that snapshot, so the WAL grows (by what
-// the games write meanwhile); it is copied back once the copy is done.
+// checkpoints cannot start the WAL over past that snapshot, so the WAL grows by what
+// the games write meanwhile (copied back once the copy is done; a copy long enough for
+// it to reach the store's emergency size, 128 MB, would make the writer wait). A
+// database in rollback-journal mode, which the server never leaves, would make its
+// writer wait for the whole copy.
 //
 // A backup is one self-contained file: journal_mode=DELETE (no -wal beside it), mode
 // 0600 (it holds password hashes), checked with PRAGMA integrity_check and the schema
