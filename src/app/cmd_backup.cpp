@@ -6,6 +6,7 @@
 // (`outpost db check` is in cmd_db.cpp.) Each refusal is one line on standard error
 // and exit code 1; nothing is left half-written.
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -28,6 +29,11 @@ struct RestoreArgs {
     std::string backup, db;
     bool force = false;
 };
+
+// SIGINT or SIGTERM during the copy: it stops between two chunks and removes its
+// temporary file (the default action would leave it behind).
+volatile std::sig_atomic_t backup_interrupted = 0;
+void on_backup_interrupt(int) { backup_interrupted = 1; }
 
 std::string megabytes(std::uint64_t bytes) {
     char text[32];
@@ -52,6 +58,9 @@ void add_backup_command(CLI::App& parent, std::function<int()>& run) {
             server::BackupOptions options;
             options.force = args->force;
             options.pages_per_step = args->step_pages;
+            std::signal(SIGINT, on_backup_interrupt);
+            std::signal(SIGTERM, on_backup_interrupt);
+            options.cancelled = [] { return backup_interrupted != 0; };
             auto r = server::backup_database(args->db, args->out, options);
             if (!r) {
                 std::cerr << "outpost backup: " << r.error().message << "\n";

@@ -9,7 +9,9 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <filesystem>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -119,6 +121,64 @@ TEST_F(StoreBackup, SmallStepsCopyTheSameSnapshot) {
     EXPECT_GT(r->steps, 10);
     EXPECT_EQ(r->schema_version, server::schema_status(db)->program);
     EXPECT_EQ(moves_of(path("copy.db"), "g1"), moves_of(db, "g1"));
+}
+
+// A writer in another connection commits all the while (as the server does): the copy,
+// one page a chunk, still ends, and it is one snapshot: each transaction wrote a move
+// and an analysis together, so the copy holds as many of one as of the other.
+TEST_F(StoreBackup, TheCopyIsOneSnapshotWhileAnotherConnectionWrites) {
+    const std::string db = make_database("live.db", 2000);
+    std::atomic<bool> stop{false};
+    std::atomic<int> commits{0};
+    std::thread writer([&] {
+        sqlite3* w = nullptr;
+        sqlite3_open(db.c_str(), &w);
+        sqlite3_busy_timeout(w, 5000);
+        for (int i = 0; !stop; ++i) {
+            std::string id(1, 'w');
+            id += std::to_string(i);
+            std::string sql = "BEGIN; INSERT INTO moves (game_id, ply, uci, white_ms, black_ms, at_ms) VALUES ('";
+            sql += id;
+            sql += "', 1, 'e2e4', 1, 2, 3); INSERT INTO analyses (game_id, settings, json, created_ms) VALUES ('";
+            sql += id;
+            sql += "', '', '{}', 0); COMMIT;";
+            if (sqlite3_exec(w, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK) ++commits;
+        }
+        sqlite3_close(w);
+    });
+    while (commits < 20) std::this_thread::yield();
+    server::BackupOptions o;
+    o.pages_per_step = 1;
+    o.pause_ms = 1;
+    const int before = commits;
+    auto r = server::backup_database(db, path("copy.db"), o);
+    const int during = commits - before;
+    stop = true;
+    writer.join();
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_GT(during, 0) << "the writer waited for the copy";
+    sqlite3* c = nullptr;
+    ASSERT_EQ(sqlite3_open_v2(path("copy.db").c_str(), &c, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* s = nullptr;
+    sqlite3_prepare_v2(c, "SELECT (SELECT count(*) FROM moves WHERE game_id LIKE 'w%'), (SELECT count(*) FROM analyses)", -1,
+                       &s, nullptr);
+    ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
+    EXPECT_EQ(sqlite3_column_int(s, 0), sqlite3_column_int(s, 1));
+    EXPECT_GE(sqlite3_column_int(s, 0), before);
+    sqlite3_finalize(s);
+    sqlite3_close(c);
+}
+
+TEST_F(StoreBackup, AnInterruptedBackupLeavesNothing) {
+    const std::string db = make_database("live.db", 2000);
+    server::BackupOptions o;
+    o.pages_per_step = 1;
+    int asked = 0;
+    o.cancelled = [&] { return ++asked == 5; };
+    auto r = server::backup_database(db, path("copy.db"), o);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("interrupted"), std::string::npos) << r.error().message;
+    expect_only({"live.db"});
 }
 
 TEST_F(StoreBackup, BackupRefusesAnExistingTargetUnlessForced) {

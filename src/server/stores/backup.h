@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct BackupOptions {
     bool force = false;         // replace an existing `out`
     int pages_per_step = 4096;  // pages copied per chunk
     int pause_ms = 1;           // between two chunks: the server's disk is not ours alone
+    // Asked between two chunks (e.g. set by SIGINT): true stops the copy, leaving nothing.
+    std::function<bool()> cancelled;
 };
 
 // Copies the database at `db` (which a server may be writing) into `out`: one snapshot,

@@ -215,9 +215,11 @@ Result<BackupReport> backup_database(const std::string& db, const std::string& o
                 continue;
             }
             if (rc != SQLITE_OK) break;
+            if (options.cancelled && options.cancelled()) break;
             if (options.pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(options.pause_ms));
         }
         sqlite3_backup_finish(b);
+        if (rc == SQLITE_OK) return make_error("interrupted: no backup written");
         if (rc != SQLITE_DONE) {
             if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT) return make_error(unreadable(src.db, db));
             return make_error("the copy of " + db + " into " + tmp.path() + " failed: " + sqlite3_errstr(rc));
