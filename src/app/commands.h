@@ -28,5 +28,8 @@ void add_user_command(CLI::App& parent, std::function<int()>& run);
 void add_game_command(CLI::App& parent, std::function<int()>& run);
 // The database's schema version and migrations (cmd_db.cpp).
 void add_db_command(CLI::App& parent, std::function<int()>& run);
+// Backups: `backup` and `restore` (cmd_backup.cpp; `db check` is in cmd_db.cpp).
+void add_backup_command(CLI::App& parent, std::function<int()>& run);
+void add_restore_command(CLI::App& parent, std::function<int()>& run);
 
 }  // namespace outpost::app

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/random_move.h"
 #include "../support/serve_process.h"
 
 namespace {
@@ -31,30 +32,6 @@ struct PlayedGame {
     std::string in_flight;
     json legal;
 };
-
-// A random legal move from a state's `legal` map ({"e2": ["e3", "e4"], …}); promotions
-// to a queen.
-std::string random_move(const json& legal, std::mt19937& rng, const std::string& fen) {
-    std::vector<std::string> all;
-    for (const auto& [from, tos] : legal.items())
-        for (const auto& to : tos) all.push_back(from + to.get<std::string>());
-    if (all.empty()) return "";
-    std::string m = all[rng() % all.size()];
-    // A pawn reaching the last rank: which squares hold pawns is in the FEN's board.
-    const std::string board = fen.substr(0, fen.find(' '));
-    int rank = 7, file = 0;
-    char piece = 0;
-    for (char c : board) {
-        if (c == '/') --rank, file = 0;
-        else if (c >= '1' && c <= '8') file += c - '0';
-        else {
-            if (file == m[0] - 'a' && rank == m[1] - '1') piece = c;
-            ++file;
-        }
-    }
-    if ((piece == 'P' && m[3] == '8') || (piece == 'p' && m[3] == '1')) m += 'q';
-    return m;
-}
 
 TEST(ServeKillD3, EveryAcknowledgedMoveSurvivesKill9) {
     const fs::path dir = fs::temp_directory_path() / ("outpost-kill-" + std::to_string(::getpid()));
