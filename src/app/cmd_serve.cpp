@@ -33,6 +33,9 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_flag("--sync-full", cfg->sync_full, "Also survive an operating-system crash (slower writes)");
     cmd->add_option("--max-open-games", cfg->max_open_games, "Unfinished games one client address may have (0: no cap)")
         ->check(CLI::Range(0, 1'000'000));
+    cmd->add_option("--invite-wait", cfg->invite_wait_minutes,
+                    "Minutes an invitation link waits for the friend before the game is dropped")
+        ->check(CLI::Range(1, 30 * 24 * 60));
     cmd->add_option("--analysis-nodes", cfg->analysis_nodes, "Nodes per position when analysing a finished game")
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(2'000'000)));
     cmd->add_option("--analysis-workers", cfg->analysis_workers, "Games analysed at once")->check(CLI::Range(1, 16));

@@ -324,6 +324,40 @@ TEST_F(Fixture, R14NoFirstMoveAbortsAnInviteGame) {
     EXPECT_EQ(w->last_state()["status"], "aborted");
 }
 
+// Issue 28 (1): an invitation made from the new-game panel waits for the friend
+// (hours, not the 60 s of R14): the creator alone is not aborted after a minute; once
+// the friend opens the link, R14's first-move time runs from that moment.
+TEST_F(Fixture, Issue28AnInvitationWaitsForTheFriendThenR14Applies) {
+    auto made = hub->create_game(json{{"opponent", "invite"}, {"color", "white"}, {"time_control", "3+2"}}.dump(), "",
+                                 nullptr, nullptr, /*invitation=*/true);
+    ASSERT_TRUE(made);
+    const CreatedGame g = *made;
+    auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
+    EXPECT_TRUE(w->last_state()["awaiting_friend"].get<bool>());
+    EXPECT_TRUE(w->last_state()["can_abort"].get<bool>());  // the creator may cancel it
+    now += 65'000;
+    hub->on_timer(g.id);
+    EXPECT_EQ(w->last_state()["status"], "ongoing");
+    now += 3 * 3'600'000;  // the friend opens the link hours later
+    auto b = join(g.id, *g.black_token, Seat::BLACK_SEAT);
+    EXPECT_FALSE(b->last_state()["awaiting_friend"].get<bool>());
+    now += 30'000;
+    hub->on_timer(g.id);
+    EXPECT_EQ(b->last_state()["status"], "ongoing");
+    now += 31'000;  // 61 s after both were there, no first move: R14
+    hub->on_timer(g.id);
+    EXPECT_EQ(b->last_state()["status"], "aborted");
+}
+
+TEST_F(Fixture, Issue28AnUnopenedInvitationExpires) {
+    auto made = hub->create_game(json{{"opponent", "invite"}, {"color", "black"}}.dump(), "", nullptr, nullptr, true);
+    ASSERT_TRUE(made);
+    auto b = join(made->id, *made->black_token, Seat::BLACK_SEAT);
+    now += 24 * 3'600'000 + 1'000;
+    hub->on_timer(made->id);
+    EXPECT_EQ(b->last_state()["status"], "aborted");
+}
+
 TEST_F(Fixture, P6RematchSwapsColours) {
     auto g = create({{"opponent", "invite"}, {"color", "white"}, {"name", "Anna"}});
     auto w = join(g.id, *g.white_token, Seat::WHITE_SEAT);
@@ -685,6 +719,23 @@ TEST(Protocol, ClientMessagesRoundTrip) {
         EXPECT_EQ(write_client_message(back.value()), text);
         EXPECT_FALSE(json::parse(text).is_discarded());
     }
+}
+
+// Issue 28 (2): a game at one screen with White named and Black not is "Wanda vs
+// Anonymous", not "Wanda vs Wanda".
+TEST_F(Fixture, Issue28HotseatWithoutBlacksNameIsNotWhites) {
+    auto g = create({{"opponent", "hotseat"}, {"name", "Wanda"}});
+    const json players = join(g.id, *g.white_token, Seat::BOTH)->last_state()["players"];
+    EXPECT_EQ(players["white"]["name"], "Wanda");
+    EXPECT_EQ(players["black"]["name"], "Anonymous");
+}
+
+// Issue 28 (8): "Casual" unchecked at one screen is not a casual game in the PGN.
+TEST_F(Fixture, Issue28PgnEventSaysCasualOnlyForCasualGames) {
+    auto serious = create({{"opponent", "hotseat"}, {"casual", false}});
+    EXPECT_NE(hub->pgn(serious.id).value().find("[Event \"Unrated game\"]"), std::string::npos);
+    auto casual = create({{"opponent", "hotseat"}, {"casual", true}});
+    EXPECT_NE(hub->pgn(casual.id).value().find("[Event \"Casual game\"]"), std::string::npos);
 }
 
 // P2: a hotseat game names both players: `name` is White's, `opponent_name` Black's

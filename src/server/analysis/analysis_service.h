@@ -11,7 +11,7 @@
 // Bounds, so that no client makes the server analyse thousands of games: the pool's
 // queue (max_queue games waiting, server-wide), per client address at most
 // `per_client_at_once` games queued or running, and a token bucket of analyses per
-// address (edge.h's RateLimiter); a game's size is bounded by AnalysisPool::MaxPlies.
+// address (common/guards.h's RateLimiter); a game's size is bounded by AnalysisPool::MaxPlies.
 // Reading a stored analysis costs no analysis budget.
 #pragma once
 

@@ -115,7 +115,7 @@ struct NewGameRequest {
     std::string opponent_name;
     bool adjournment = false;  // R18/P19: the players may seal a move and adjourn
     Millis creator_extra_ms = 0;  // in-process only, never read from a body: a simul host's extra time (simul.h)
-    std::string first_move;       // in-process only: the R14 rule of an event's or simul's board (storage.h)
+    std::string first_move;       // in-process only: the R14 rule of an event's or simul's board (stores/game_store.h)
     // In-process only: the id chosen and stored ahead by the service that asks (an event's
     // or a simul's board, issue 13), so that asking again after a stop finds the game
     // made before instead of making a second (Hub::create_game).

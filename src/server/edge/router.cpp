@@ -94,7 +94,7 @@ HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files, A
         }
         if (path == "/api/v1/games") {
             if (req.method != "POST") return error_response({"bad_request", "use POST to create a game", 405});
-            return answer(hub.create_game(req.body, req.client, req.account ? &*req.account : nullptr), 201);
+            return answer(hub.create_game(req.body, req.client, req.account ? &*req.account : nullptr, nullptr, true), 201);
         }
         if (path == "/api/v1/games/lookup") {
             if (req.method != "POST") return error_response({"bad_request", "use POST", 405});

@@ -34,6 +34,7 @@
 #include "server/accounts/identity.h"
 #include "server/common/random.h"
 #include "server/play/robot.h"
+#include "server/edge/game_timers.h"
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
 
@@ -422,6 +423,7 @@ int run_server(const ServerConfig& config) {
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
     env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
+    env.invite_wait_ms = Millis(config.invite_wait_minutes) * 60'000;
     // --no-client-limits lifts every per-address limit, the cap on open games too.
     env.max_open_games_per_client = config.max_open_games > 0 && config.limits.enabled
                                         ? config.max_open_games
@@ -429,30 +431,9 @@ int run_server(const ServerConfig& config) {
     if (!config.limits.enabled) env.max_open_correspondence_per_client = std::numeric_limits<int>::max();
     env.levels_json = [] { return RobotPool::levels_json(); };
     env.level_elo = [](int level) { return RobotPool::level_elo(level); };
-    // One timer per game, re-armed at every move (which cancels the wait before), and
-    // forgotten when it fires without being re-armed: a finished game leaves none.
-    // Every use of a timer object is under the timers' mutex.
-    struct Timers {
-        std::mutex mutex;
-        std::unordered_map<std::string, std::shared_ptr<asio::steady_timer>> by_game;
-    };
-    auto timers = std::make_shared<Timers>();
-    env.call_back_in = [&ioc, &hub, timers](const std::string& id, Millis delay) {
-        std::lock_guard lock(timers->mutex);
-        auto& t = timers->by_game[id];
-        if (!t) t = std::make_shared<asio::steady_timer>(ioc);
-        t->expires_after(std::chrono::milliseconds(std::min<Millis>(delay, 86'400'000)));
-        t->async_wait([t, id, &hub, timers](beast::error_code ec) {
-            if (ec) return;  // re-armed or shut down
-            {
-                std::lock_guard fired(timers->mutex);
-                auto it = timers->by_game.find(id);
-                if (it != timers->by_game.end() && it->second == t && t->expiry() <= asio::steady_timer::clock_type::now())
-                    timers->by_game.erase(it);
-            }
-            hub->on_timer(id);
-        });
-    };
+    // One timer per game (edge/game_timers.h), on the network threads.
+    auto timers = std::make_shared<GameTimers>(ioc, [&hub](const std::string& id) { hub->on_timer(id); });
+    env.call_back_in = [timers](const std::string& id, Millis delay) { timers->arm(id, delay); };
     RobotPool robots(
         config.robot_threads,
         [&ioc, &hub](const std::string& id, std::uint64_t request_id, Move m) {

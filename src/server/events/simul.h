@@ -52,7 +52,7 @@ struct SimulEnv {
     // The PGN result of a game that is over ("*" when aborted), none while it goes on
     // or when unknown: at load, for results reported while the simul was not saved.
     std::function<std::optional<std::string>(const std::string& game_id)> game_result;
-    std::vector<std::string> allowed_origins;  // as --allow-origin (edge.h origin_allowed)
+    std::vector<std::string> allowed_origins;  // as --allow-origin (common/guards.h origin_allowed)
     // Bounds (docs/protocol.md "Simuls").
     int max_boards = 50;             // the most a host may ask for
     int max_open_per_host = 3;       // simuls not finished per host

@@ -164,7 +164,9 @@ Answer<std::string> Hub::pgn(const std::string& id) {
     if (!found) return found.error();
     const Room& r = *found.value();
     GameRecord rec;
-    rec.event = rated_class(r.info) ? "Rated game" : "Casual game";
+    // Issue 28 (8): a game without "casual" that cannot be rated (at one screen, against
+    // an anonymous player) is not a casual one either.
+    rec.event = rated_class(r.info) ? "Rated game" : r.info.casual ? "Casual game" : "Unrated game";
     rec.site = "Outpost";
     const std::time_t t = std::time_t(r.info.created_ms / 1000);
     std::tm tm{};

@@ -59,7 +59,7 @@ struct GameMoves {
     bool over = false;
 };
 
-// A game as the lobby lists it (server/lobby.h), reported after every change.
+// A game as the lobby lists it (players/lobby.h), reported after every change.
 struct LiveGame {
     std::string id, white, black, time_control, variant;
     bool rated = false;
@@ -87,6 +87,10 @@ struct HubEnv {
     // made its first move in that time loses by forfeit (a simul's host: unstarted_abort_ms).
     Millis first_move_timeout_ms = 60'000;
     Millis unstarted_abort_ms = 3'600'000;
+    // Issue 28: an invitation (a game made by `POST /api/v1/games` with opponent
+    // "invite") waits this long for the friend to open the link; the first-move rule
+    // (R14, first_move_timeout_ms) starts only once both players are there.
+    Millis invite_wait_ms = 24 * 3'600'000;
     // A side to move that has had no connection to the game for this long (and has
     // not moved for as long) has abandoned it: the opponent may claim (docs).
     Millis abandonment_ms = 300'000;
@@ -117,8 +121,11 @@ public:
     // carries its name; none for an anonymous creator.
     // `opponent` (the lobby, P22): the other seat's account, which it then carries with
     // its name (a rated lobby game has both accounts from its start).
+    // `invitation`: made from the new-game panel (the router), so an invite waits for
+    // the friend (HubEnv::invite_wait_ms); the lobby's games are played at once.
     Answer<CreatedGame> create_game(std::string_view json_body, std::string_view client = {},
-                                    const Account* account = nullptr, const Account* opponent = nullptr);
+                                    const Account* account = nullptr, const Account* opponent = nullptr,
+                                    bool invitation = false);
     // For a service that seats two known parties (simuls, simul.h): the request already
     // read (its in-process fields too), and the opponent's account (0: anonymous, robot).
     // With spec.game_id set, a game made before with that id and these seats is answered
@@ -220,7 +227,7 @@ private:
     void commit(Room& r, Change change, int ply_before);
     GameWrite write_for(Room& r, int ply_before) const;
     void end_game_tasks(Room& r);  // the robot's request is obsolete when a game ends
-    // P23: a rated game that has just ended gets both ratings' changes (server/ratings.h),
+    // P23: a rated game that has just ended gets both ratings' changes (accounts/ratings.h),
     // stored with its row by the next write; once per game.
     void rate(Room& r);
     Result<StoredRating> current_rating(std::int64_t account, const std::string& rating_class);

@@ -44,7 +44,7 @@ bool Hub::check_timeouts(Room& r) {
     // robot or hotseat game that was never started leaves after unstarted_abort_ms.
     // On an event's or a simul's board the side to move loses by forfeit instead.
     if (r.game.ply() < 2 && env_.monotonic_ms() - r.turn_began >= first_move_limit(r)) {
-        if (r.info.first_move.empty()) (void)r.game.abort();
+        if (!r.forfeits_first_move()) (void)r.game.abort();
         else (void)r.game.forfeit(r.game.side_to_move());
         if (r.clock) r.clock->stop();
         return true;
@@ -54,7 +54,8 @@ bool Hub::check_timeouts(Room& r) {
 
 Millis Hub::first_move_limit(const Room& r) const {
     const std::string& rule = r.info.first_move;
-    if (rule.empty()) return r.invite() ? env_.first_move_timeout_ms : env_.unstarted_abort_ms;
+    if (r.awaiting_friend()) return env_.invite_wait_ms;
+    if (rule.empty() || rule == "invite") return r.invite() ? env_.first_move_timeout_ms : env_.unstarted_abort_ms;
     const Color mover = r.game.side_to_move();
     // A simul's host walks from board to board: the host's first move has the long limit.
     if ((rule == "forfeit-host-white" && mover == WHITE) || (rule == "forfeit-host-black" && mover == BLACK))

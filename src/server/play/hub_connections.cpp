@@ -44,6 +44,13 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
         if (auto taken = take_seat(r, seat, *account); taken && *taken) commit(r, Change::STATE, r.game.ply());
     }
     r.subscribers[who.get()] = {who, seat};
+    // Issue 28: the friend has opened the invitation: from now on the first moves are
+    // due as R14 says (the timer re-armed from this moment).
+    if (r.awaiting_friend() && r.connected(WHITE) && r.connected(BLACK)) {
+        r.both_arrived = true;
+        r.turn_began = env_.monotonic_ms();
+        schedule(r);
+    }
     if (seat != Seat::SPECTATOR) send_presence(writer_, r, env_.monotonic_ms(), who.get());
     // The first state goes after any acknowledgement still on its way to storage, so
     // that it never shows a move before the move is durable nor overtakes one.

@@ -18,9 +18,10 @@ namespace outpost::server {
 // --- Creating games ----------------------------------------------------------------
 
 Answer<CreatedGame> Hub::create_game(std::string_view body, std::string_view client, const Account* account,
-                                     const Account* opponent) {
+                                     const Account* opponent, bool invitation) {
     auto spec = read_new_game(body);
     if (!spec) return spec.error();
+    if (invitation && spec->opponent == "invite") spec->first_move = "invite";  // issue 28: waits for the friend
     // P22: the lobby seats the other player's account (an invite game's only).
     if (account && spec->opponent != "hotseat") spec->name = account->name;
     if (opponent && (spec->opponent != "invite" || (account && opponent->id == account->id))) opponent = nullptr;
@@ -181,7 +182,8 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
         info.white_token = info.black_token = creator_token;
         info.white_kind = info.black_kind = "human";
         info.white_name = spec.name;
-        info.black_name = spec.opponent_name.empty() ? spec.name : spec.opponent_name;
+        // Issue 28: no name for Black is "Anonymous", not White's name ("Wanda vs Wanda").
+        info.black_name = spec.opponent_name.empty() ? "Anonymous" : spec.opponent_name;
         created.white_token = created.black_token = creator_token;
         created.you = Seat::BOTH;
     } else {

@@ -150,7 +150,7 @@ Hub::Handled Hub::handle(Context& c, const in::Resign&) {
 Hub::Handled Hub::handle(Context& c, const in::Abort&) {
     if (c.room.game.is_over()) return game_over(c.room.game);
     // R14 on an event's or a simul's board: the game is played or lost, never silently aborted.
-    if (!c.room.info.first_move.empty())
+    if (c.room.forfeits_first_move())
         return not_allowed("a game of an event or a simul is not aborted: resign, or lose it by not moving (R14)");
     auto a = c.room.game.abort();
     if (!a) return not_allowed(a.error().message);

@@ -66,6 +66,13 @@ public:
     bool robot_game() const { return robot(WHITE) || robot(BLACK); }
     bool hotseat() const { return !robot_game() && info.white_token == info.black_token; }
     bool invite() const { return !robot_game() && !hotseat(); }
+    // R14 on an event's or a simul's board: the side that does not start loses; such a
+    // game is never aborted (StoredGame::first_move). An invitation ("invite") is not one.
+    bool forfeits_first_move() const { return !info.first_move.empty() && info.first_move != "invite"; }
+    // An invitation whose friend has not come yet (issue 28): both seats have not been
+    // connected at once since it was made (or loaded), and nobody has moved.
+    bool awaiting_friend() const { return info.first_move == "invite" && !both_arrived && game.ply() == 0; }
+    bool both_arrived = false;
     bool may_move(Seat seat) const;
     // The seat a token holds. A robot's side is never held by any token.
     Seat seat_of(std::string_view token) const;

@@ -98,7 +98,8 @@ void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) 
     w.close(']');
     w.key("draw_offer").str_or_null(color_or_null(g.draw_offer()));
     w.key("takeback_request").str_or_null(color_or_null(r.takeback_request));
-    w.key("can_abort").boolean(g.can_abort() && r.info.first_move.empty());  // R14: event and simul boards are not aborted
+    w.key("can_abort").boolean(g.can_abort() && !r.forfeits_first_move());
+    w.key("awaiting_friend").boolean(r.awaiting_friend());  // issue 28: an invitation not yet opened  // R14: event and simul boards are not aborted
     w.key("clock").open('{');
     if (r.clock) {
         w.key("white_ms").num(std::max<Millis>(0, r.clock->remaining(WHITE)));
@@ -194,7 +195,7 @@ std::string write_state(const Room& r, Seat seat, Millis server_time) {
     w.close(']');
     write_live_fields(w, r, seat, server_time);
     w.key("casual").boolean(r.info.casual);
-    w.key("rated").boolean(rated_class(r.info).has_value());  // P23 (server/ratings.h)
+    w.key("rated").boolean(rated_class(r.info).has_value());  // P23 (accounts/ratings.h)
     write_adjournment(w, r);
     w.key("players").open('{');
     w.key("white");

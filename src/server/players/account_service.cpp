@@ -60,7 +60,7 @@ const char* outcome_for(const StoredGame& g, Color c) {
 }
 
 // P23: every rating class, each {rating, rd, provisional, games, last}; the RD as it is
-// now (widened for the time since the last rated game, server/ratings.h).
+// now (widened for the time since the last rated game, accounts/ratings.h).
 json ratings_by_class(const std::vector<StoredRating>& stored, std::int64_t now_ms) {
     json out = json::object();
     for (int c = 0; c < int(club::RatingClass::RATING_CLASS_NB); ++c) {

@@ -14,7 +14,7 @@
 //
 // CSRF: every POST here needs `Content-Type: application/json` (the edge's rule for
 // all POSTs) and, when the browser sends an Origin, the server's own origin (the
-// WebSocket rule of edge.h); with the SameSite=Lax cookie, another site's page can
+// WebSocket rule of common/guards.h); with the SameSite=Lax cookie, another site's page can
 // neither send these requests with the visitor's cookie nor read the answers.
 #pragma once
 
@@ -43,7 +43,7 @@ public:
         std::size_t max_queue = 16;       // hashing requests waiting; more: rate_limited (503)
         bool client_limits = true;        // false: no per-address limit (--no-client-limits)
         double attempts_per_second = 0.2, attempts_burst = 10;  // sign-in and sign-up attempts per address
-        std::vector<std::string> allowed_origins;  // as --allow-origin (edge.h origin_allowed)
+        std::vector<std::string> allowed_origins;  // as --allow-origin (common/guards.h origin_allowed)
     };
 
     AccountService(Options options, AccountStore& store, Hub& hub, Storage* storage,

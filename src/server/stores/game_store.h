@@ -1,5 +1,5 @@
 // Outpost — game storage (SPEC D1, D2, D3): the interface the hub writes to, and the
-// records it writes. SQLite implements it (sqlite_storage.cpp); PostgreSQL can later
+// records it writes. SQLite implements it (stores/sqlite/sqlite_games.cpp); PostgreSQL can later
 // implement the same interface without touching rooms or rules.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //

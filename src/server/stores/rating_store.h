@@ -14,7 +14,7 @@
 
 namespace outpost::server {
 
-// An account's rating in one class (P23; server/ratings.h): Glicko-2's three numbers,
+// An account's rating in one class (P23; accounts/ratings.h): Glicko-2's three numbers,
 // the rated games counted and when the last one ended (wall clock, ms).
 struct StoredRating {
     std::string rating_class;  // "bullet", …, "chess960" (club::rating_class_name)

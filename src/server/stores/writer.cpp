@@ -118,7 +118,7 @@ void StorageWriter::run() {
         const auto t0 = std::chrono::steady_clock::now();
         Result<bool> ok = batch.empty() ? Result<bool>(true) : storage_->write(batch);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        // OUTPOST_TRACE_STORAGE=1: batches slower than 15 ms (see sqlite_storage.cpp).
+        // OUTPOST_TRACE_STORAGE=1: batches slower than 15 ms (see stores/sqlite/sqlite_games.cpp).
         if (trace && ms > 15)
             std::fprintf(stderr, "storage %.3f writer batch of %zu writes: %.1f ms\n",
                          std::chrono::duration<double>(t0.time_since_epoch()).count(), batch.size(), ms);

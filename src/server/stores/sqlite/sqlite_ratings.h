@@ -1,5 +1,5 @@
 // Outpost — the ratings tables in SQLite (SPEC P23): used by the game store
-// (sqlite_storage.cpp) on its own connections, so that a rated game's ratings are
+// (stores/sqlite/sqlite_games.cpp) on its own connections, so that a rated game's ratings are
 // written in the same transaction as the row that ends it.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
