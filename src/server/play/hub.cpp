@@ -376,6 +376,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     if (r.game.is_over()) return bad_request("the start position is already decided: " + describe(r.game.outcome()));
     for (PlyRecord& p : r.history) p.clock_after = -1;  // moves before the game: no clock readings
     r.preset_plies = r.game.ply();
+    r.robot_instant = spec.robot_instant;
     if (!tc->unlimited()) r.clock.emplace(*tc, env_.monotonic_ms);
     if (r.clock && spec.creator_extra_ms > 0 && !r.hotseat()) r.clock->add_time(creator, spec.creator_extra_ms);
     // C3: a correspondence game's first moves have their days too.
@@ -865,6 +866,7 @@ Hub::Handled Hub::handle(Context& c, const in::Rematch& m) {
     if (r.info.chess960 < 0 && r.info.initial_fen != to_fen(Position::startpos())) spec.fen = r.info.initial_fen;
     spec.casual = r.info.casual;
     spec.adjournment = r.info.adjournable;
+    spec.robot_instant = r.robot_instant;
     spec.name = human == WHITE ? r.info.white_name : r.info.black_name;
     spec.opponent_name = robot_game ? "" : r.info.black_name;
     if (c.seat == Seat::BOTH) {
@@ -1132,6 +1134,7 @@ void Hub::maybe_ask_robot(Room& r) {
     req.moves = r.game.moves();
     req.level = r.info.robot_level;
     req.elo = r.info.robot_level ? 0 : r.info.robot_elo;
+    req.instant = r.robot_instant;
     if (r.clock && !r.clock->time_control().correspondence()) {
         const Period& p = r.clock->time_control().periods.front();
         req.my_time = std::max<Millis>(0, r.clock->remaining(turn));

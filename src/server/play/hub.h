@@ -49,6 +49,7 @@ struct RobotRequest {
     int level = 0;               // 1-10, or 0 with elo set
     int elo = 0;
     Millis my_time = -1, their_time = -1, my_inc = 0, their_inc = 0;  // -1: no clock
+    bool instant = false;        // the player asked for moves at once: no human time
 };
 
 // A game's moves from its start, for the analysis service (analysis_service.h).
