@@ -44,7 +44,8 @@ struct DeadFixture : ::testing::Test {
         e.wall_ms = [this] { return 1'700'000'000'000 + now; };
         e.call_back_in = [](const std::string&, Millis) {};
         e.random_token = [this](int len) {
-            std::string s = "t" + std::to_string(++token_counter);
+            std::string s = std::to_string(++token_counter);
+            s.insert(s.begin(), 't');
             while (int(s.size()) < len) s += "x";
             return s;
         };

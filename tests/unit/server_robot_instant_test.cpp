@@ -30,7 +30,12 @@ TEST(RobotInstant, ReachesTheRobotRequest) {
     e.wall_ms = [&] { return 1'700'000'000'000 + now; };
     e.call_back_in = [](const std::string&, Millis) {};
     e.ask_robot = [&](RobotRequest r) { asked.push_back(std::move(r)); };
-    e.random_token = [&](int len) { return "t" + std::to_string(++tokens) + std::string(size_t(len), 'x'); };
+    e.random_token = [&](int len) {
+        std::string s = std::to_string(++tokens);
+        s.insert(s.begin(), 't');
+        while (int(s.size()) < len) s += "x";
+        return s;
+    };
     e.inline_writes = true;
     {
         Hub hub(e, storage.get());

@@ -9,7 +9,8 @@
 // in turn. A request carries the positions since the last capture or pawn move; when
 // the newest is dead the watch walks back to the first dead one, the ply at which the
 // game ended (5.2.2: at once), and reports it with that position's key, so that the
-// hub can tell a stale answer (a takeback meanwhile) from a good one.
+// hub can tell a stale answer (a takeback meanwhile) from a good one. The thread runs
+// at the lowest priority: about 10 ms of search a move of a real game on average.
 #pragma once
 
 #include <condition_variable>
