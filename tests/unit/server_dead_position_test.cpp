@@ -94,6 +94,14 @@ TEST_F(DeadFixture, ProvedDeadEndsTheGameAtThatPlyAndTakesBackTheMoveMadeMeanwhi
     EXPECT_EQ(s["result"], "1/2-1/2");
     EXPECT_EQ(s["moves"], json::array({"e2e4", "e7e5"}));
     EXPECT_EQ(cancelled.back(), g.id);
+    EXPECT_TRUE(s["clock"]["running"].is_null());  // the clocks stand once the game is over
+    const json before = s["clock"];
+    now += 5'000;
+    hub->on_timer(g.id);
+    const json after = json::parse(hub->state_json(g.id).value());
+    const json& clock = after.contains("game") ? after["game"]["clock"] : after["clock"];
+    EXPECT_EQ(clock["white_ms"], before["white_ms"]);
+    EXPECT_EQ(clock["black_ms"], before["black_ms"]);
     // Stored so: the game read back ends at ply 2, drawn.
     hub->flush();
     auto stored = storage->load_game(g.id);

@@ -38,6 +38,7 @@ void Hub::on_dead_position(const std::string& id, int ply, Key key) {
         if (env_.cancel_robot) env_.cancel_robot(r.id());
     }
     if (!g.declare_dead_position()) return;
+    if (r.clock) r.clock->stop();
     commit(r, Change::STATE, ply_before);
 }
 
