@@ -64,18 +64,19 @@ struct DeadFixture : ::testing::Test {
     }
 };
 
-// Every move the quick test did not prove dead goes to the watch with its position.
+// The start and every move the quick test did not prove dead go to the watch.
 TEST_F(DeadFixture, EachMoveAsksTheWatch) {
     auto g = hub->create_game(R"({"opponent":"hotseat","time_control":"5+3"})").value();
     auto c = std::make_shared<test::Collector>();
     ASSERT_TRUE(hub->connect(g.id, *g.white_token, c));
     move(g.id, *c, "e2e4");
     move(g.id, *c, "e7e5");
-    ASSERT_EQ(asked.size(), 2u);
-    EXPECT_EQ(asked[1].game_id, g.id);
-    EXPECT_EQ(asked[1].first_ply, 2);
-    ASSERT_EQ(asked[1].positions.size(), 1u);
-    EXPECT_EQ(to_fen(asked[1].positions[0]), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    ASSERT_EQ(asked.size(), 3u);
+    EXPECT_EQ(asked[0].first_ply, 0);
+    EXPECT_EQ(asked[2].game_id, g.id);
+    EXPECT_EQ(asked[2].first_ply, 2);
+    ASSERT_EQ(asked[2].positions.size(), 1u);
+    EXPECT_EQ(to_fen(asked[2].positions[0]), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
 }
 
 // 5.2.2: the game ended at the ply the watch proved dead; the move made meanwhile is
@@ -85,7 +86,7 @@ TEST_F(DeadFixture, ProvedDeadEndsTheGameAtThatPlyAndTakesBackTheMoveMadeMeanwhi
     auto c = std::make_shared<test::Collector>();
     ASSERT_TRUE(hub->connect(g.id, *g.white_token, c));
     for (const char* m : {"e2e4", "e7e5", "g1f3"}) move(g.id, *c, m);
-    const Key at_two = asked[1].positions[0].repetition_key();
+    const Key at_two = asked[2].positions[0].repetition_key();
     hub->on_dead_position(g.id, 2, at_two ^ 1);  // not this game's position at ply 2: ignored
     EXPECT_EQ(c->last_state()["status"], "ongoing");
     hub->on_dead_position(g.id, 2, at_two);

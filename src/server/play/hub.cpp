@@ -409,6 +409,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     });
     schedule(r);
     maybe_ask_robot(r);
+    ask_dead_position(r, r.game.ply() - 1);  // a start from a FEN or PGN may be dead already
     return created;
 }
 
