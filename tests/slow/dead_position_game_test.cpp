@@ -1,7 +1,7 @@
-// Issue 28, item 15: the dead positions (R7, FIDE 5.2.2) of the published CHA test set
-// (tests/data/unwinnable) as a game recognises them: the test after each move
-// (Game, dead_position_after_move), then the deeper test of the server's watch
-// (dead_position_deep, server/play/dead_watch.h) for what the first leaves.
+// Outpost — dead positions as a game recognises them (issue 28, item 15): the CHA
+// test set's dead positions (R7, FIDE 5.2.2; tests/data/unwinnable), by the test after
+// each move (Game, dead_position_after_move), then by the deeper test of the server's
+// watch (dead_position_deep, server/play/dead_watch.h) for what the first leaves.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
-// The dead-position watch in a real `outpost serve` (R7, FIDE 5.2.2; issue 28, item 15):
-// a game started in a dead position that the quick test after a move cannot prove
-// (a CHA test vector: Black's king shut in by its own pawns and White's) is ended by
-// the watch, drawn, without a move. Server and client: tests/support/serve_process.h.
+// Outpost — the dead-position watch in a real `outpost serve` (R7, FIDE 5.2.2; issue
+// 28, item 15): a game started in a dead position that the quick test after a move
+// cannot prove (a CHA test vector: Black's king shut in by its own pawns and White's)
+// is ended by the watch, drawn, without a move. Server and client:
+// tests/support/serve_process.h.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
