@@ -332,6 +332,8 @@ Deadness dead_position_after_move(const Position& pos, std::uint64_t budget) {
     return dead_position(pos, {budget, {}});
 }
 
+Deadness dead_position_deep(const Position& pos) { return dead_position(pos, {DeepDeadPositionBudget, {}}); }
+
 bool uscf_insufficient_material_to_win(const Position& pos, Color side) {
     if (pos.pieces(side, PAWN) || pos.pieces(side, ROOK) || pos.pieces(side, QUEEN)) return false;
     const int knights = popcount(pos.pieces(side, KNIGHT)), bishops = popcount(pos.pieces(side, BISHOP));

@@ -275,6 +275,12 @@ Result<Outcome> Game::both_flags_fell(bool in_last_period) {
     return outcome_;
 }
 
+Result<Outcome> Game::declare_dead_position() {
+    if (is_over()) return game_over_error(outcome_);
+    finish(std::nullopt, Status::DEAD_POSITION);
+    return outcome_;
+}
+
 Result<Outcome> Game::takeback(int plies) {
     if (is_over()) return game_over_error(outcome_);
     if (plies < 1 || plies > ply())

@@ -141,6 +141,10 @@ public:
     Result<Outcome> both_flags_fell(bool in_last_period);
     // Takes back n plies (n <= ply()); the game is live again.
     Result<Outcome> takeback(int plies = 1);
+    // R7 proved by a deeper test than the one after each move (dead_position_deep, run
+    // off the move path): the current position is dead, so the game ends drawn. The
+    // caller first takes back any move made after the position became dead.
+    Result<Outcome> declare_dead_position();
 
     // R18: the player to move seals `sealed_move` (SAN or UCI text, not checked
     // now); the record keeps what the Laws ask for.

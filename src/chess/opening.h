@@ -7,6 +7,10 @@
 // a legal en passant capture), so the move order does not matter. A game takes the
 // name of its latest named position (walking back from the end, as the data set
 // advises): transpositions are named, and a game that leaves the book keeps its name.
+// That identity is the data set's own: it keys a name by the EPD, whose en passant
+// field is written only when an en passant capture is legal. So 1. c3 c5 2. d4 cxd4
+// 3. e4, where 3... dxe3 e.p. is possible, is not the Smith-Morra Gambit position
+// (1. e4 c5 2. d4 cxd4 3. c3) until Black has moved (tests/unit/opening_test.cpp).
 #pragma once
 
 #include <optional>

@@ -25,7 +25,11 @@ Millis human_move_time(const HumanTimeInput& in, std::mt19937_64& rng, const Hum
     // between library versions, this does not.
     const double u = double(rng() >> 11) * (1.0 / 9007199254740992.0);
     const bool clock = in.my_time >= 0;
-    const double base = clock ? double(in.my_time) / p.clock_share + 0.75 * double(in.my_inc) : double(p.no_clock_ms);
+    const int level = std::clamp(in.level, 1, 10);
+    const double share = p.share_level_1 + (p.share_level_10 - p.share_level_1) * (level - 1) / 9.0;
+    const int moves_left = std::max(p.min_moves_left, p.moves_per_game - in.ply / 2);
+    const double pace = (double(in.my_time) + double(in.my_inc) * moves_left) / moves_left;
+    const double base = clock ? share * pace : double(p.no_clock_ms) * share / p.share_level_10;
 
     double factor;
     if (in.legal_moves <= 1) {

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -49,16 +50,17 @@ TEST(HumanTime, TheSameSeedGivesTheSameTimesAndDrawsVary) {
 }
 
 TEST(HumanTime, QuickInTheOpeningAndOnForcedMovesLongerInComplexPositions) {
+    // 10+0: enough time that the quickest kinds stay above the floor (min_ms).
     for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-        HumanTimeInput opening = middlegame();
+        HumanTimeInput opening = middlegame(600'000);
         opening.ply = 2;
-        HumanTimeInput forced = middlegame();
+        HumanTimeInput forced = middlegame(600'000);
         forced.legal_moves = 1;
         forced.captures = 0;
-        HumanTimeInput quiet = middlegame();
+        HumanTimeInput quiet = middlegame(600'000);
         quiet.legal_moves = 12;
         quiet.captures = 0;
-        const Millis complex = draw(middlegame(), seed);
+        const Millis complex = draw(middlegame(600'000), seed);
         EXPECT_LT(draw(opening, seed), complex) << seed;
         EXPECT_LT(draw(forced, seed), draw(opening, seed)) << seed;
         EXPECT_LT(draw(quiet, seed), complex) << seed;
@@ -170,4 +172,43 @@ TEST(HumanTime, RobotPoolHoldsACasualMoveAndACancelDropsIt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1'500));  // past any opening time (at most 975 ms)
     std::lock_guard lock(m);
     EXPECT_EQ(answered.count("cancelled"), 0u) << "a cancelled game's held move was sent";
+}
+
+// Issue 28, item 3: at 5+3 the robot took 9.9 s a move at level 1 (median) and 6.9 s
+// at level 10, a slow human's pace in blitz. Now a share of the whole-clock pace that
+// grows with the level: a few seconds, the weaker the quicker (bench/robot-tempo).
+TEST(HumanTime, BlitzTakesAFewSecondsAndWeakLevelsMoveFaster) {
+    auto median = [](int level, Millis base, Millis inc) {
+        std::vector<Millis> times;
+        std::mt19937_64 rng(5);
+        for (int i = 0; i < 501; ++i) {
+            HumanTimeInput in = middlegame(base, inc);
+            in.level = level;
+            in.ply = 16 + i % 60;
+            times.push_back(human_move_time(in, rng));
+        }
+        std::sort(times.begin(), times.end());
+        return times[250];
+    };
+    EXPECT_LT(median(1, 300'000, 3'000), 3'000);
+    EXPECT_LT(median(10, 300'000, 3'000), 7'000);  // a busy middlegame: the heaviest kind
+    EXPECT_LT(median(1, 300'000, 3'000), median(5, 300'000, 3'000));
+    EXPECT_LT(median(5, 300'000, 3'000), median(10, 300'000, 3'000));
+    EXPECT_LT(median(1, 180'000, 2'000), median(1, 300'000, 3'000));
+    EXPECT_LT(median(1, 300'000, 3'000), median(1, 900'000, 10'000));
+}
+
+// "The robot moves at once": a request that asks for it gets no human time.
+TEST(HumanTime, TheRobotMovesAtOnceWhenAsked) {
+    server::RobotPool pool(1, [](const std::string&, std::uint64_t, Move) {});
+    pool.set_human_time(true, 3);
+    server::RobotRequest r;
+    r.game_id = "g";
+    r.start = Position::startpos();
+    r.level = 1;
+    r.my_time = 300'000;
+    r.my_inc = 3'000;
+    EXPECT_GE(pool.answer_time(r), HumanTimePolicy{}.min_ms);
+    r.instant = true;
+    EXPECT_EQ(pool.answer_time(r), 0);
 }

@@ -5,12 +5,14 @@
 
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "chess/chess960.h"
 #include "chess/fen.h"
 #include "chess/game.h"
 #include "chess/game_pgn.h"
+#include "chess/movegen.h"
 #include "chess/opening.h"
 #include "chess/san.h"
 
@@ -185,6 +187,80 @@ TEST(OpeningEco, ExportedPgnHasEcoAndOpeningTags) {
     const std::string from_fen = export_pgn(Game(*after_e4), GameRecord{});
     EXPECT_NE(from_fen.find("[ECO \"?\"]"), std::string::npos) << from_fen;
     EXPECT_NE(from_fen.find("[Opening \"?\"]"), std::string::npos) << from_fen;
+}
+
+// Issue 28, item 13: games that "transposed into a named line" and kept an earlier
+// name. The data set names a position by its EPD, whose en passant field is written
+// only when an en passant capture is legal (README of the data set, python-chess
+// `epd()`): a position reached by a double step that can be taken en passant is not
+// the position reached by another move order, by the data set's rule and by ours (R9).
+// 1. c3 c5 2. d4 cxd4 3. e4 looks like the Smith-Morra Gambit (1. e4 c5 2. d4 cxd4
+// 3. c3) but Black may take 3... dxe3 e.p.; one move later the right is gone and
+// the game is named by the transposition.
+TEST(OpeningEco, EnPassantRightAsTheDataSetWritesIt) {
+    const auto lines = read_tsv_files();
+    const TsvLine& morra = tsv_line_for(lines, "1. e4 c5 2. d4 cxd4 3. c3");
+    Position pos = Position::startpos();
+    for (Move m : san_moves(pos, "1. c3 c5 2. d4 cxd4 3. e4")) pos.do_move(m);
+    EXPECT_EQ(pos.ep_square(), SQ_E3);
+    EXPECT_FALSE(named_position(pos));
+    EXPECT_EQ(classify("1. c3 c5 2. d4 cxd4 3. e4")->name, "Saragossa Opening");
+    EXPECT_NE(classify("1. c3 c5 2. d4 cxd4 3. e4")->name, morra.name);
+    // After any Black move the en passant right is gone: the transpositions are named.
+    EXPECT_EQ(classify("1. c3 c5 2. d4 cxd4 3. e4 Nf6")->name,
+              tsv_line_for(lines, "1. e4 c5 2. d4 cxd4 3. c3 Nf6").name);
+    EXPECT_EQ(classify("1. c3 c5 2. d4 cxd4 3. e4 dxc3")->name,
+              tsv_line_for(lines, "1. e4 c5 2. d4 cxd4 3. c3 dxc3").name);
+    // Both sides' last double step, in the other order: 1. d4 e5 2. d5 c5 may be taken
+    // on c6, the Old Benoni (1. d4 c5 2. d5 e5) on e6; different EPDs, different positions.
+    EXPECT_NE(classify("1. d4 e5 2. d5 c5")->name, tsv_line_for(lines, "1. d4 c5 2. d5 e5").name);
+    // An en passant square that no capture can use is not written: the same position.
+    EXPECT_EQ(classify("1. c3 c5 2. e4")->name, tsv_line_for(lines, "1. e4 c5 2. c3").name);
+}
+
+// The position identity of the index is the data set's EPD, checked against the EPD
+// text itself (pieces, side to move, castling rights, en passant square only when a
+// capture there is legal) on random games steered into named positions and out again:
+// every game gets the name of its latest position whose EPD the data set holds.
+TEST(OpeningEco, NamedLikeTheDataSetsEpdOnRandomGames) {
+    auto epd = [](const Position& p) {
+        std::string fen = to_fen(p);
+        for (int i = 0; i < 2; ++i) fen.erase(fen.rfind(' '));  // the two move counters
+        return fen;
+    };
+    std::map<std::string, std::string> by_epd;
+    for (const auto& l : read_tsv_files()) {
+        Position pos = Position::startpos();
+        for (Move m : san_moves(pos, l.pgn)) pos.do_move(m);
+        by_epd.emplace(epd(pos), l.name);
+    }
+    ASSERT_EQ(by_epd.size(), named_position_count());  // the data set's EPDs are unique
+    std::mt19937 rng(28);
+    int named_late = 0;
+    for (int g = 0; g < 1500; ++g) {
+        Position pos = Position::startpos();
+        std::vector<Move> moves;
+        std::string latest;
+        const int plies = 2 + int(rng() % 30);
+        for (int i = 0; i < plies; ++i) {
+            const MoveList list = legal_moves(pos);
+            if (list.size() == 0) break;
+            std::vector<Move> to_named;
+            for (Move m : list)
+                if (by_epd.count(epd(pos.after(m)))) to_named.push_back(m);
+            const Move m = !to_named.empty() && rng() % 10 < 7 ? to_named[rng() % to_named.size()]
+                                                                : list[rng() % list.size()];
+            moves.push_back(m);
+            pos.do_move(m);
+            if (auto it = by_epd.find(epd(pos)); it != by_epd.end()) {
+                latest = it->second;
+                named_late += i >= 5;
+            }
+        }
+        const auto got = classify_opening(Position::startpos(), moves);
+        ASSERT_EQ(got ? std::string(got->name) : std::string(), latest) << "game " << g;
+    }
+    EXPECT_GT(named_late, 30) << named_late;  // named positions past the first moves
 }
 
 }  // namespace

@@ -28,12 +28,14 @@ interface Choices {
   name: string;
   opponentName: string; // same device: Black's name (`name` is White's)
   adjournment: boolean; // R18/P19: a move may be sealed and the game adjourned
+  robotInstant: boolean; // the robot moves as soon as it has found its move
 }
 
 const KEY = 'outpost.newgame';
 const defaults: Choices = {
   opponent: 'robot', color: 'random', level: 3, elo: '', tc: '10+0', minutes: 10, increment: 0, mode: '',
   periods: '', variant: 'standard', chess960: '', start: '', casual: true, touchMove: false, name: '', opponentName: '', adjournment: false,
+  robotInstant: false,
 };
 
 function loadChoices(): Choices {
@@ -241,6 +243,9 @@ export class HomeView {
       cls !== 'correspondence' ? h('label.check', h('input', { type: 'checkbox', checked: c.adjournment, 'data-field': 'adjournment',
         onchange: (e: Event) => this.set('adjournment', (e.target as HTMLInputElement).checked) }),
         h('span', t('adjournOption'), h('small', ` — ${t('adjournOptionHint')}`))) : null,
+      c.opponent === 'robot' ? h('label.check', h('input', { type: 'checkbox', checked: c.robotInstant, 'data-field': 'robotInstant',
+        onchange: (e: Event) => this.set('robotInstant', (e.target as HTMLInputElement).checked) }),
+        h('span', t('robotInstant'), h('small', ` — ${t('robotInstantHint')}`))) : null,
       h('label.check', h('input', { type: 'checkbox', checked: c.touchMove, 'data-field': 'touchMove',
         onchange: (e: Event) => this.set('touchMove', (e.target as HTMLInputElement).checked) }),
         h('span', t('touchMove'), h('small', ` — ${t('touchMoveHint')}`))),
@@ -332,6 +337,7 @@ export class HomeView {
     }
     if (c.name.trim()) req.name = c.name.trim();
     if (c.adjournment && classify(tc) !== 'correspondence') req.adjournment = true;
+    if (c.opponent === 'robot' && c.robotInstant) req.robot_instant = true;
     // Same device: an empty Black name is Black's own "Anonymous" (the server would
     // otherwise give Black White's name).
     if (c.opponent === 'hotseat') req.opponent_name = c.opponentName.trim() || (req.name ? 'Anonymous' : undefined);

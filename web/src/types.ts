@@ -91,6 +91,7 @@ export interface NewGameRequest {
   opponent_name?: string; // hotseat: the name of the player of the other colour
   days_per_move?: number;  // C3: 1-14 (or time_control "Nd")
   adjournment?: boolean;   // R18/P19
+  robot_instant?: boolean; // the robot moves at once (no human thinking time)
 }
 
 export interface NewGameResponse {

@@ -316,7 +316,7 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
     NewGameRequest spec;
     std::optional<std::string> opponent, color, tc, variant, fen, pgn, name, opponent_name;
     std::optional<int> level, elo, number;
-    std::optional<bool> casual, adjournment;
+    std::optional<bool> casual, adjournment, robot_instant;
     std::optional<int> days_per_move;
     for (auto err : {read_field(j, "days_per_move", days_per_move)})
         if (err) return *err;
@@ -328,6 +328,7 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
     for (auto err : {read_field(j, "level", level), read_field(j, "elo", elo), read_field(j, "chess960", number)})
         if (err) return *err;
     if (auto err = read_field(j, "casual", casual)) return *err;
+    if (auto err = read_field(j, "robot_instant", robot_instant)) return *err;
 
     if (opponent) {
         if (*opponent != "robot" && *opponent != "hotseat" && *opponent != "invite")
@@ -371,6 +372,7 @@ Answer<NewGameRequest> read_new_game(std::string_view body) {
     if (fen) spec.fen = *fen;
     if (pgn) spec.pgn = *pgn;
     if (casual) spec.casual = *casual;
+    if (robot_instant) spec.robot_instant = *robot_instant;
     if (name && !name->empty()) {
         auto ok = read_player_name(*name, "name");
         if (!ok) return ok.error();

@@ -114,6 +114,7 @@ struct NewGameRequest {
     std::string name = "Anonymous";
     std::string opponent_name;
     bool adjournment = false;  // R18/P19: the players may seal a move and adjourn
+    bool robot_instant = false;  // the robot moves as soon as its search ends (no human time)
     Millis creator_extra_ms = 0;  // in-process only, never read from a body: a simul host's extra time (simul.h)
     std::string first_move;       // in-process only: the R14 rule of an event's or simul's board (stores/game_store.h)
     // In-process only: the id chosen and stored ahead by the service that asks (an event's

@@ -443,6 +443,12 @@ int run_server(const ServerConfig& config) {
     robots.set_human_time(config.robot_human_time, std::random_device{}());
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
     env.cancel_robot = [&robots](const std::string& id) { robots.cancel(id); };
+    // R7 beyond the quick test after each move: the deeper search on a thread of its own.
+    DeadPositionWatch dead_watch([&ioc, &hub](const std::string& id, int ply, Key key) {
+        asio::post(ioc, [&hub, id, ply, key] { hub->on_dead_position(id, ply, key); });
+    });
+    env.check_dead_position = [&dead_watch](DeadPositionRequest q) { dead_watch.ask(std::move(q)); };
+    env.cancel_dead_position = [&dead_watch](const std::string& id) { dead_watch.cancel(id); };
     // The lobby (P22): fed by the hub with the games being played, asking it for games.
     LobbyEnv lobby_env;
     lobby_env.monotonic_ms = monotonic_now;

@@ -32,6 +32,7 @@
 #include "server/accounts/accounts.h"
 #include "server/bus/bus.h"
 #include "server/common/protocol.h"
+#include "server/play/dead_watch.h"
 #include "server/play/room.h"
 #include "server/stores/game_store.h"
 #include "server/stores/writer.h"
@@ -50,6 +51,7 @@ struct RobotRequest {
     int level = 0;               // 1-10, or 0 with elo set
     int elo = 0;
     Millis my_time = -1, their_time = -1, my_inc = 0, their_inc = 0;  // -1: no clock
+    bool instant = false;        // the player asked for moves at once: no human time
 };
 
 // A game's moves from its start, for the analysis service (analysis_service.h).
@@ -76,6 +78,10 @@ struct HubEnv {
     std::function<void(const std::string& game_id, Millis delay_ms)> call_back_in;  // then on_timer(game_id)
     std::function<void(RobotRequest)> ask_robot;                       // then on_robot_move(...)
     std::function<void(const std::string& game_id)> cancel_robot;      // drop queued and running requests of a game
+    // R7 off the move path (dead_watch.h): the positions of a move the quick test after
+    // it did not prove dead; then on_dead_position(...) if one is. Unset: no deeper test.
+    std::function<void(DeadPositionRequest)> check_dead_position;
+    std::function<void(const std::string& game_id)> cancel_dead_position;
     std::function<std::string(int length)> random_token;               // unguessable, [A-Za-z0-9]
     // The levels offered to players, with what is known of their strength.
     std::function<std::string()> levels_json;
@@ -178,6 +184,10 @@ public:
     // Environment callbacks.
     void on_timer(const std::string& id);
     void on_robot_move(const std::string& id, std::uint64_t request_id, Move move);
+    // The deeper test proved the position at `ply` dead (its repetition key `key`):
+    // the game ended there (FIDE 5.2.2), drawn; a move made since is taken back
+    // (hub_dead_position.cpp, docs/laws.md).
+    void on_dead_position(const std::string& id, int ply, Key key);
 
     // For tests and the load benchmark.
     size_t live_games() const;
@@ -238,6 +248,7 @@ private:
     // R14: how long the side to move has for its first move (StoredGame::first_move).
     Millis first_move_limit(const Room& r) const;
     void maybe_ask_robot(Room& r);
+    void ask_dead_position(Room& r, int ply_before);  // hub_dead_position.cpp
     void schedule(Room& r);
     Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
                                     StorageWriter::Done on_durable, std::int64_t creator_account = 0,

@@ -76,6 +76,7 @@ void Hub::commit(Room& r, Change change, int ply_before) {
     if (rooms_.count(r.id()) == 0) return;  // (evicted: a finished game nobody follows)
     schedule(r);
     maybe_ask_robot(r);
+    if (change == Change::MOVE) ask_dead_position(r, ply_before);
 }
 
 void Hub::end_game_tasks(Room& r) {
@@ -83,6 +84,7 @@ void Hub::end_game_tasks(Room& r) {
         r.robot_request = 0;
         if (env_.cancel_robot) env_.cancel_robot(r.id());
     }
+    if (env_.cancel_dead_position) env_.cancel_dead_position(r.id());
     if (r.counted_open) {
         r.counted_open = false;
         if (--open_games_[r.client] <= 0) open_games_.erase(r.client);

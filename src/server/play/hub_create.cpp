@@ -228,6 +228,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     if (r.game.is_over()) return bad_request("the start position is already decided: " + describe(r.game.outcome()));
     for (PlyRecord& p : r.history) p.clock_after = -1;  // moves before the game: no clock readings
     r.preset_plies = r.game.ply();
+    r.robot_instant = spec.robot_instant;
     if (!tc->unlimited()) r.clock.emplace(*tc, env_.monotonic_ms);
     if (r.clock && spec.creator_extra_ms > 0 && !r.hotseat()) r.clock->add_time(creator, spec.creator_extra_ms);
     // C3: a correspondence game's first moves have their days too.
@@ -260,6 +261,7 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     });
     schedule(r);
     maybe_ask_robot(r);
+    ask_dead_position(r, r.game.ply() - 1);  // a start from a FEN or PGN may be dead already
     return created;
 }
 

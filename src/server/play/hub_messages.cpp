@@ -263,6 +263,7 @@ Hub::Handled Hub::handle(Context& c, const in::Rematch& m) {
     if (r.info.chess960 < 0 && r.info.initial_fen != to_fen(Position::startpos())) spec.fen = r.info.initial_fen;
     spec.casual = r.info.casual;
     spec.adjournment = r.info.adjournable;
+    spec.robot_instant = r.robot_instant;
     spec.name = human == WHITE ? r.info.white_name : r.info.black_name;
     spec.opponent_name = robot_game ? "" : r.info.black_name;
     if (c.seat == Seat::BOTH) {

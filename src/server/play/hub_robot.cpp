@@ -29,6 +29,7 @@ void Hub::maybe_ask_robot(Room& r) {
     req.moves = r.game.moves();
     req.level = r.info.robot_level;
     req.elo = r.info.robot_level ? 0 : r.info.robot_elo;
+    req.instant = r.robot_instant;
     if (r.clock && !r.clock->time_control().correspondence()) {
         const Period& p = r.clock->time_control().periods.front();
         req.my_time = std::max<Millis>(0, r.clock->remaining(turn));

@@ -37,9 +37,13 @@ Millis RobotPool::answer_time(const RobotRequest& r) {
     if (!is_quick(r)) return 0;
     Position pos = r.start;
     for (Move m : r.moves) pos.do_move(m);
-    const engine::HumanTimeInput in = engine::human_time_input(pos, r.ply, r.my_time, r.my_inc);
+    engine::HumanTimeInput in = engine::human_time_input(pos, r.ply, r.my_time, r.my_inc);
+    in.level = r.level;
+    if (!in.level)  // an Elo: the strongest level at or under it
+        for (int l = 1; l <= 10; ++l)
+            if (l == 1 || level_elo(l) <= r.elo) in.level = l;
     std::lock_guard lock(mutex_);
-    if (!human_) return 0;
+    if (!human_ || r.instant) return 0;
     return engine::human_move_time(in, rng_);
 }
 

@@ -51,6 +51,7 @@ public:
     Millis absent_since[COLOR_NB] = {0, 0};                   // monotonic: since when no connection holds the seat
     std::string client;                                       // who created it (per-client caps)
     bool counted_open = false;
+    bool robot_instant = false;  // the creator asked the robot to move at once (not stored: a restart forgets it)
     int preset_plies = 0;  // moves of the PGN the game started from (nobody's to take back)                                // counted in the creator's open games
     std::map<const Subscriber*, std::pair<std::weak_ptr<Subscriber>, Seat>> subscribers;
     std::set<const Subscriber*> away;  // seat connections whose client says its tab is hidden (P22)

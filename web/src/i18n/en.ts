@@ -316,6 +316,8 @@ const en = {
   daysPerMove: "Days per move",
   adjournOption: "Adjournment",
   adjournOptionHint: "a player may seal a move and adjourn the game (FIDE Laws, Guidelines I)",
+  robotInstant: "The robot moves at once",
+  robotInstantHint: "no human-like thinking time",
   sealMove: "Seal move and adjourn",
   sealMoveLabel: "Sealed move (SAN, as on the envelope)",
   adjournedBy: "Adjourned: {side} sealed a move on {time}",

@@ -327,6 +327,8 @@ const fi: Dict = {
   daysPerMove: "Päiviä siirtoa kohden",
   adjournOption: "Keskeyttäminen",
   adjournOptionHint: "pelaaja voi sinetöidä siirron ja keskeyttää pelin (FIDE:n säännöt, ohjeet I)",
+  robotInstant: "Robotti siirtää heti",
+  robotInstantHint: "ei ihmismäistä miettimisaikaa",
   sealMove: "Sinetöi siirto ja keskeytä",
   sealMoveLabel: "Sinetöity siirto (SAN, kuten kirjekuoressa)",
   adjournedBy: "Keskeytetty: {side} sinetöi siirron {time}",

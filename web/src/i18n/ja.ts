@@ -325,6 +325,8 @@ const ja: Dict = {
   daysPerMove: "1手あたりの日数",
   adjournOption: "指し掛け（封じ手）",
   adjournOptionHint: "手番の対局者が封じ手をして対局を中断できます（FIDE ルール、ガイドライン I）",
+  robotInstant: "ロボットはすぐに指す",
+  robotInstantHint: "人間らしい考慮時間なし",
   sealMove: "封じ手をして中断する",
   sealMoveLabel: "封じ手（SAN、封筒に書くとおり）",
   adjournedBy: "指し掛け：{side}が{time}に封じ手をしました",

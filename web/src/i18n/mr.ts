@@ -326,6 +326,8 @@ const mr: Dict = {
   daysPerMove: "प्रत्येक चालीसाठी दिवस",
   adjournOption: "डाव स्थगिती",
   adjournOptionHint: "खेळाडू चाल मोहोरबंद करून डाव स्थगित करू शकतो (FIDE नियम, मार्गदर्शक I)",
+  robotInstant: "रोबोट लगेच चाल करतो",
+  robotInstantHint: "माणसासारखा विचार करण्याचा वेळ नाही",
   sealMove: "चाल मोहोरबंद करा आणि स्थगित करा",
   sealMoveLabel: "मोहोरबंद चाल (SAN, पाकिटावर लिहिल्याप्रमाणे)",
   adjournedBy: "स्थगित: {side} यांनी {time} रोजी चाल मोहोरबंद केली",

@@ -326,6 +326,8 @@ const th: Dict = {
   daysPerMove: "จำนวนวันต่อการเดิน",
   adjournOption: "การพักเกม",
   adjournOptionHint: "ผู้เล่นสามารถปิดผนึกการเดินและพักเกมได้ (กติกา FIDE แนวทาง I)",
+  robotInstant: "หุ่นยนต์เดินทันที",
+  robotInstantHint: "ไม่ใช้เวลาคิดแบบมนุษย์",
   sealMove: "ปิดผนึกการเดินและพักเกม",
   sealMoveLabel: "การเดินที่ปิดผนึก (SAN ตามที่เขียนในซอง)",
   adjournedBy: "พักเกม: {side} ปิดผนึกการเดินเมื่อ {time}",

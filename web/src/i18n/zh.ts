@@ -325,6 +325,8 @@ const zh: Dict = {
   daysPerMove: "每步天数",
   adjournOption: "封盘",
   adjournOptionHint: "棋手可以封存一步棋并暂停对局（FIDE 规则，指南 I）",
+  robotInstant: "机器人立即走棋",
+  robotInstantHint: "不模拟人类的思考时间",
   sealMove: "封棋并暂停对局",
   sealMoveLabel: "封棋（SAN，与信封上所写相同）",
   adjournedBy: "已封盘：{side}于{time}封存了一步棋",

@@ -1,0 +1,62 @@
+// Outpost — the dead-position watch: the deeper R7 test (FIDE 5.2.2) on a thread of
+// its own, off the move path.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// After each move a game runs a quick test (dead_position_after_move: static proofs
+// and, in forced play, a small search; a few milliseconds at worst). Positions it
+// cannot prove dead come here: the full search with DeepDeadPositionBudget runs on
+// the watch's thread, one request per game (a newer one replaces a queued one), games
+// in turn. A request carries the positions since the last capture or pawn move; when
+// the newest is dead the watch walks back to the first dead one, the ply at which the
+// game ended (5.2.2: at once), and reports it with that position's key, so that the
+// hub can tell a stale answer (a takeback meanwhile) from a good one. The thread runs
+// at the lowest priority: about 10 ms of search a move of a real game on average.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "chess/dead_position.h"
+
+namespace outpost::server {
+
+struct DeadPositionRequest {
+    std::string game_id;
+    int first_ply = 0;                 // the ply of positions.front()
+    std::vector<Position> positions;   // consecutive plies, the newest last
+};
+
+class DeadPositionWatch {
+public:
+    // Called on the watch's thread with the first dead ply and its position's
+    // repetition key.
+    using OnDead = std::function<void(const std::string& game_id, int ply, Key key)>;
+    // `test` is dead_position_deep unless a test gives another.
+    explicit DeadPositionWatch(OnDead on_dead, std::function<Deadness(const Position&)> test = {});
+    ~DeadPositionWatch();
+    DeadPositionWatch(const DeadPositionWatch&) = delete;
+    DeadPositionWatch& operator=(const DeadPositionWatch&) = delete;
+
+    void ask(DeadPositionRequest request);
+    void cancel(const std::string& game_id);
+    // Blocks until nothing is queued or being tested (tests).
+    void wait_idle();
+
+private:
+    void run();
+    OnDead on_dead_;
+    std::function<Deadness(const Position&)> test_;
+    std::mutex mutex_;
+    std::condition_variable cv_, idle_cv_;
+    std::deque<DeadPositionRequest> queue_;
+    bool busy_ = false, stopping_ = false;
+    std::thread thread_;
+};
+
+}  // namespace outpost::server
