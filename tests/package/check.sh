@@ -47,12 +47,11 @@ getent passwd outpost >/dev/null || fail "no user outpost"
 [ "$(stat -c %U /var/lib/outpost)" = outpost ] || fail "/var/lib/outpost is not the outpost user's"
 /usr/bin/outpost --version | grep -Eq '^outpost [0-9.]+ \(' || fail "outpost --version"
 
-# As the service would run it (ExecStart), on a free port instead of 8080.
-cd /var/lib/outpost
-runuser -u outpost -- /usr/bin/outpost serve --config /etc/outpost/outpost.toml --port 0 \
-  >"$work/serve.log" 2>&1 &
+# As the service would run it (ExecStart: its user, its folder, its settings), on a free
+# port instead of 8080. setpriv executes the server itself, so $! is the server's pid.
+(cd /var/lib/outpost && exec setpriv --reuid=outpost --regid=outpost --init-groups --reset-env \
+  /usr/bin/outpost serve --config /etc/outpost/outpost.toml --port 0) >"$work/serve.log" 2>&1 &
 server=$!
-cd - >/dev/null
 port=""
 for _ in $(seq 200); do
   port=$(sed -n 's|.*http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/serve.log" | head -n 1)
