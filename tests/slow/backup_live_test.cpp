@@ -17,6 +17,7 @@
 
 #include "../support/random_move.h"
 #include "../support/run_outpost.h"
+#include "../support/sqlite_peek.h"
 #include "../support/serve_process.h"
 
 namespace {
@@ -73,18 +74,7 @@ long play(std::vector<LiveGame>& games, std::mt19937& rng, Done done) {
     return acked;
 }
 
-std::vector<std::string> stored_moves(const std::string& path, const std::string& game) {
-    std::vector<std::string> out;
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* s = nullptr;
-    sqlite3_prepare_v2(db, "SELECT uci FROM moves WHERE game_id=?1 ORDER BY ply", -1, &s, nullptr);
-    sqlite3_bind_text(s, 1, game.c_str(), -1, SQLITE_TRANSIENT);
-    while (sqlite3_step(s) == SQLITE_ROW) out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return out;
-}
+using outpost::test::stored_moves;
 
 TEST(BackupLive, BackupDuring100GamesKeepsEveryAcknowledgedMove) {
     const fs::path dir = fs::temp_directory_path() / ("outpost-backup-live-" + std::to_string(::getpid()));

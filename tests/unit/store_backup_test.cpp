@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../support/run_outpost.h"
+#include "../support/sqlite_peek.h"
 #include "../support/temp_dir_test.h"
 #include "server/stores/backup.h"
 #include "server/stores/schema.h"
@@ -26,30 +27,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void exec(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* msg = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg);
-    const std::string error = msg ? msg : "";
-    sqlite3_free(msg);
-    sqlite3_close(db);
-    ASSERT_EQ(rc, SQLITE_OK) << error;
-}
-
-// The moves of one game in the database at path, in order ("" entries if unreadable).
-std::vector<std::string> moves_of(const std::string& path, const std::string& game) {
-    std::vector<std::string> out;
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* s = nullptr;
-    sqlite3_prepare_v2(db, "SELECT uci FROM moves WHERE game_id=?1 ORDER BY ply", -1, &s, nullptr);
-    sqlite3_bind_text(s, 1, game.c_str(), -1, SQLITE_TRANSIENT);
-    while (sqlite3_step(s) == SQLITE_ROW) out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return out;
-}
+using outpost::test::sqlite_exec;
+using outpost::test::stored_moves;
 
 // The files in dir, by name.
 std::vector<std::string> listing(const fs::path& dir) {
@@ -72,7 +51,7 @@ protected:
             sql += std::to_string(i);
             sql += i % 2 ? ", 'e2e4', 1, 2, 3)" : ", 'e7e5', 1, 2, 3)";
         }
-        exec(path, sql + "; COMMIT;");
+        sqlite_exec(path, sql + "; COMMIT;");
         return path;
     }
     std::string path(const std::string& name) const { return (dir_ / name).string(); }
@@ -103,8 +82,8 @@ TEST_F(StoreBackup, BackupAndRestoreKeepEveryRow) {
 
     const CliRun r = run_outpost({"restore", path("copy.db"), "--db", path("back.db")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(moves_of(path("back.db"), "g1"), moves_of(db, "g1"));
-    EXPECT_EQ(moves_of(path("back.db"), "g1").size(), 300u);
+    EXPECT_EQ(stored_moves(path("back.db"), "g1"), stored_moves(db, "g1"));
+    EXPECT_EQ(stored_moves(path("back.db"), "g1").size(), 300u);
     const CliRun c = run_outpost({"db", "--db", path("back.db"), "check"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
     EXPECT_TRUE(c.has_line("ok")) << c.out;
@@ -120,7 +99,7 @@ TEST_F(StoreBackup, SmallStepsCopyTheSameSnapshot) {
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_GT(r->steps, 10);
     EXPECT_EQ(r->schema_version, server::schema_status(db)->program);
-    EXPECT_EQ(moves_of(path("copy.db"), "g1"), moves_of(db, "g1"));
+    EXPECT_EQ(stored_moves(path("copy.db"), "g1"), stored_moves(db, "g1"));
 }
 
 // A writer in another connection commits all the while (as the server does): the copy,
@@ -188,7 +167,7 @@ TEST_F(StoreBackup, BackupRefusesAnExistingTargetUnlessForced) {
     EXPECT_EQ(fs::file_size(path("copy.db")), 7u) << "the existing file was changed";
     const CliRun forced = run_outpost({"backup", "--db", db, "--force", path("copy.db")});
     EXPECT_EQ(forced.exit_code, 0) << forced.err;
-    EXPECT_EQ(moves_of(path("copy.db"), "g1").size(), 2u);
+    EXPECT_EQ(stored_moves(path("copy.db"), "g1").size(), 2u);
     expect_refused({"backup", "--db", db, "--force", db}, "is the database itself");
 }
 
@@ -205,7 +184,7 @@ TEST_F(StoreBackup, BackupRefusesWhatIsNotAnOutpostDatabase) {
     expect_refused({"backup", "--db", path("missing.db"), path("copy.db")}, "no database at " + path("missing.db"));
     const std::string text = write("notes.txt", std::string(5000, 'x'));
     expect_refused({"backup", "--db", text, path("copy.db")}, text + " is not a SQLite database");
-    exec(path("other.db"), "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+    sqlite_exec(path("other.db"), "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
     expect_refused({"backup", "--db", path("other.db"), path("copy.db")}, "not an Outpost database");
     expect_only({"notes.txt", "other.db"});
 }
@@ -214,16 +193,16 @@ TEST_F(StoreBackup, RestoreRefusesToReplaceWithoutForce) {
     const std::string db = make_database("live.db", 4);
     const std::string backup = make_database("copy.db", 6);
     expect_refused({"restore", backup, "--db", db}, db + " exists");
-    EXPECT_EQ(moves_of(db, "g1").size(), 4u) << "the database was changed";
+    EXPECT_EQ(stored_moves(db, "g1").size(), 4u) << "the database was changed";
     // --force: the stale -wal and -shm of the old database go (an old WAL applied to the
     // new file would damage it).
-    exec(db, "PRAGMA wal_checkpoint(TRUNCATE);");
+    sqlite_exec(db, "PRAGMA wal_checkpoint(TRUNCATE);");
     write("live.db-wal", std::string(4096, 'w'));
     const CliRun r = run_outpost({"restore", backup, "--db", db, "--force"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_FALSE(fs::exists(db + "-wal"));
     EXPECT_FALSE(fs::exists(db + "-shm"));
-    EXPECT_EQ(moves_of(db, "g1").size(), 6u);
+    EXPECT_EQ(stored_moves(db, "g1").size(), 6u);
     EXPECT_EQ(run_outpost({"db", "--db", db, "check"}).exit_code, 0);
 }
 
@@ -232,15 +211,15 @@ TEST_F(StoreBackup, RestoreRefusesWhatIsNotAnOutpostDatabase) {
     expect_refused({"restore", path("missing.db"), "--db", target}, "no backup at " + path("missing.db"));
     const std::string text = write("notes.txt", "PRAGMA this is not a database\n");
     expect_refused({"restore", text, "--db", target}, text + " is not a SQLite database");
-    exec(path("other.db"), "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+    sqlite_exec(path("other.db"), "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
     expect_refused({"restore", path("other.db"), "--db", target}, "not an Outpost database");
     // A newer schema: a backup made by a newer outpost.
     const std::string newer = make_database("newer.db");
-    exec(newer, "PRAGMA user_version=99;");
+    sqlite_exec(newer, "PRAGMA user_version=99;");
     expect_refused({"restore", newer, "--db", target}, "schema version 99, newer than this program's");
     // Truncated: the first half of a database of many pages.
     const std::string whole = make_database("whole.db", 3000);
-    exec(whole, "PRAGMA journal_mode=DELETE;");
+    sqlite_exec(whole, "PRAGMA journal_mode=DELETE;");
     fs::copy_file(whole, path("half.db"));
     fs::resize_file(path("half.db"), fs::file_size(whole) / 2);
     expect_refused({"restore", path("half.db"), "--db", target}, path("half.db") + " is damaged");
@@ -258,7 +237,7 @@ TEST_F(StoreBackup, CheckSaysOkOrWhatIsWrong) {
     EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
     EXPECT_TRUE(ok.has_line("ok")) << ok.out;
 
-    exec(db, "PRAGMA journal_mode=DELETE;");
+    sqlite_exec(db, "PRAGMA journal_mode=DELETE;");
     fs::copy_file(db, path("half.db"));
     fs::resize_file(path("half.db"), fs::file_size(db) / 2);
     const CliRun half = run_outpost({"db", "--db", path("half.db"), "check"});
@@ -270,7 +249,7 @@ TEST_F(StoreBackup, CheckSaysOkOrWhatIsWrong) {
     EXPECT_EQ(t.exit_code, 1);
     EXPECT_TRUE(t.has_line(text + " is not a SQLite database")) << t.out;
 
-    exec(db, "PRAGMA user_version=99;");
+    sqlite_exec(db, "PRAGMA user_version=99;");
     const CliRun newer = run_outpost({"db", "--db", db, "check"});
     EXPECT_EQ(newer.exit_code, 1);
     EXPECT_NE(newer.out.find("newer than this program's"), std::string::npos) << newer.out;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../support/run_outpost.h"
+#include "../support/sqlite_peek.h"
 #include "server/accounts/accounts.h"
 #include "server/stores/account_store.h"
 #include "server/stores/event_store.h"
@@ -62,16 +63,7 @@ protected:
     void remove_files() {
         for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
     }
-    void exec(const std::string& sql) {
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        char* msg = nullptr;
-        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg);
-        const std::string error = msg ? msg : "";
-        sqlite3_free(msg);
-        sqlite3_close(db);
-        ASSERT_EQ(rc, SQLITE_OK) << error;
-    }
+    void exec(const std::string& sql) { outpost::test::sqlite_exec(path, sql); }
     int user_version() {
         sqlite3* db = nullptr;
         sqlite3_open(path.c_str(), &db);
