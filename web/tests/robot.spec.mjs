@@ -30,9 +30,19 @@ async function tryPieces(page, color) {
     const dests = await shownDests(page);
     if (dests.length) {
       const ply = Number((await gameState(page)).ply);
-      await clickSquare(page, dests[Math.floor(Math.random() * dests.length)]);
+      const dest = dests[Math.floor(Math.random() * dests.length)];
+      await clickSquare(page, dest);
       if (await page.locator('.promotion').count()) await page.click('.promotion [data-piece=q]');
-      await page.waitForSelector(`.game-screen:not([data-ply="${ply}"])`, { timeout: 5000 });
+      try {
+        await page.waitForSelector(`.game-screen:not([data-ply="${ply}"])`, { timeout: 5000 });
+      } catch (e) {
+        // Seen about once in 20 runs: the clicked move did not show. Say what the
+        // server and the page think before failing, to find out why.
+        const id = page.url().match(/game\/([\w-]+)/)[1];
+        const seen = (await (await fetch(`${server.url}/api/v1/games/${id}`)).json()).game;
+        console.error('robot test: clicked move not shown;', JSON.stringify({ clicked: [sq, dest], dests, ui: await gameState(page), fen: seen.fen, ply: seen.ply, status: seen.status }));
+        throw e;
+      }
       return true;
     }
   }
