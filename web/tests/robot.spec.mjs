@@ -32,12 +32,16 @@ async function tryPieces(page, color) {
       const ply = Number((await gameState(page)).ply);
       const dest = dests[Math.floor(Math.random() * dests.length)];
       await clickSquare(page, dest);
-      if (await page.locator('.promotion').count()) await page.click('.promotion [data-piece=q]');
+      // The board hands a move on after a timer (chessground calls its move callback
+      // from a setTimeout), so the promotion chooser opens a moment after the click:
+      // wait for the move or the chooser, whichever comes, and pick a queen.
+      const moved = `.game-screen:not([data-ply="${ply}"])`;
       try {
-        await page.waitForSelector(`.game-screen:not([data-ply="${ply}"])`, { timeout: 5000 });
+        await page.waitForSelector(`${moved}, .promotion`, { timeout: 5000 });
+        if (await page.locator('.promotion').count()) await page.click('.promotion [data-piece=q]');
+        await page.waitForSelector(moved, { timeout: 5000 });
       } catch (e) {
-        // Seen about once in 20 runs: the clicked move did not show. Say what the
-        // server and the page think before failing, to find out why.
+        // If the clicked move does not show, say what the server and the page think.
         const id = page.url().match(/game\/([\w-]+)/)[1];
         const seen = (await (await fetch(`${server.url}/api/v1/games/${id}`)).json()).game;
         console.error('robot test: clicked move not shown;', JSON.stringify({ clicked: [sq, dest], dests, ui: await gameState(page), fen: seen.fen, ply: seen.ply, status: seen.status }));
