@@ -150,4 +150,26 @@ TEST_F(ServeConfigD5, ListsAndFlagsFromTheFile) {
     EXPECT_TRUE(serves({"serve", "--config", config}, dir_ / "s.log"));
 }
 
+// Issue 27: the metrics address and the log's settings are serve options like the others:
+// read from the file, refused there with the line and the reason.
+TEST_F(ServeConfigD5, Issue27MetricsAndLogSettingsAreCheckedInTheFile) {
+    CliRun r = serve_with("port = 0\nmetrics-listen = \"example.org:9464\"\n");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("bad.toml:2:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("not an IP address"), std::string::npos) << r.err;
+    r = serve_with("log-format = \"xml\"\n");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("bad.toml:1:"), std::string::npos) << r.err;
+    r = serve_with("log-level = \"verbose\"\n");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("bad.toml:1:"), std::string::npos) << r.err;
+    const std::string config = config_with_db((dir_ / "t.db").string(),
+                                              "metrics-listen = \"127.0.0.1:0\"\nlog-format = \"json\"\nlog-level = \"warn\"\n");
+    EXPECT_TRUE(serves({"serve", "--config", config}, dir_ / "s.log"));
+    std::ifstream in(dir_ / "s.log");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("Metrics on http://127.0.0.1:"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\"level\":\"info\""), std::string::npos) << "info lines at log-level warn: " << text;
+}
+
 }  // namespace
