@@ -28,6 +28,8 @@ PACKAGES=(
   chromium
   # The Debian package (scripts/package.sh) and its install test (tests/package/check.sh)
   dpkg-dev lintian systemd man-db
+  # `promtool check metrics` on the server's /metrics (tests/slow/serve_metrics_test.cpp)
+  prometheus
 )
 # The web UI is built with Node.js 20 and npm (Vite 8). The machines we run on have
 # them; a bare Debian 12 gets Debian's own packages.

@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/config_file.h"
+#include "server/edge/listen_address.h"
 #include "server/edge/server.h"
 
 namespace outpost::app {
@@ -42,6 +43,18 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--analysis-queue", cfg->analysis_queue, "Games that may wait for analysis")->check(CLI::Range(1, 10'000));
     cmd->add_flag("!--robot-instant", cfg->robot_human_time,
                   "Casual robot levels answer as soon as they have searched (tests, benchmarks), not after a person's time");
+    cmd->add_option("--metrics-listen", cfg->metrics_listen,
+                    "Serve Prometheus metrics at /metrics on this address (e.g. 127.0.0.1:9464); off when not given")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+                std::string why;
+                return v.empty() || server::parse_listen_address(v, why) ? std::string() : why;
+            },
+            "ADDRESS:PORT"));
+    cmd->add_option("--log-format", cfg->log_format, "Log lines on standard error as text or json")
+        ->check(CLI::IsMember({"text", "json"}));
+    cmd->add_option("--log-level", cfg->log_level, "Log events from this level on: debug, info, warn or error")
+        ->check(CLI::IsMember({"debug", "info", "warn", "error"}));
     auto cost = std::make_shared<std::string>("interactive");
     cmd->add_option("--password-cost", *cost,
                     "Cost of a password hash: interactive (64 MiB Argon2id, for service) or cheapest (tests only)")

@@ -34,8 +34,9 @@ struct Server {
     int port = 0;
     fs::path dir;
     std::string log;  // its standard output
+    std::string err_log;  // its standard error, when captured (else the test's own)
     bool own_dir = false;
-    explicit Server(std::vector<std::string> extra, fs::path db = {}) {
+    explicit Server(std::vector<std::string> extra, fs::path db = {}, bool capture_stderr = false) {
         if (db.empty()) {
             dir = fs::temp_directory_path() / ("outpost-serve-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
             fs::create_directories(dir);
@@ -45,12 +46,14 @@ struct Server {
             dir = db.parent_path();
         }
         log = (dir / ("serve-" + std::to_string(counter()++) + ".log")).string();
+        if (capture_stderr) err_log = log + ".err";
         std::vector<std::string> args = {OUTPOST_BINARY, "serve", "--host", "127.0.0.1", "--port", "0", "--db",
                                          db.string(), "--web", "/nonexistent", "--robot-threads", "1"};
         args.insert(args.end(), extra.begin(), extra.end());
         pid = fork();
         if (pid == 0) {
             FILE* f = std::freopen(log.c_str(), "w", stdout);
+            if (!err_log.empty()) f = std::freopen(err_log.c_str(), "w", stderr);
             (void)f;
             std::vector<char*> argv;
             for (auto& a : args) argv.push_back(a.data());

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -148,6 +151,48 @@ TEST_F(ServeConfigD5, ListsAndFlagsFromTheFile) {
         config_with_db((dir_ / "t.db").string(), "allow-origin = [\"https://a.example\", \"https://b.example\"]\n"
                                                  "no-client-limits = true\nsync_full = true\n");
     EXPECT_TRUE(serves({"serve", "--config", config}, dir_ / "s.log"));
+}
+
+// Issue 27: the metrics address and the log's settings are serve options like the others:
+// read from the file, refused there with the line and the reason.
+TEST_F(ServeConfigD5, Issue27MetricsAndLogSettingsAreCheckedInTheFile) {
+    CliRun r = serve_with("port = 0\nmetrics-listen = \"example.org:9464\"\n");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("bad.toml:2:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("not an IP address"), std::string::npos) << r.err;
+    r = serve_with("log-format = \"xml\"\n");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("bad.toml:1:"), std::string::npos) << r.err;
+    r = serve_with("log-level = \"verbose\"\n");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("bad.toml:1:"), std::string::npos) << r.err;
+    const std::string config = config_with_db((dir_ / "t.db").string(),
+                                              "metrics-listen = \"127.0.0.1:0\"\nlog-format = \"json\"\nlog-level = \"warn\"\n");
+    EXPECT_TRUE(serves({"serve", "--config", config}, dir_ / "s.log"));
+    std::ifstream in(dir_ / "s.log");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("Metrics on http://127.0.0.1:"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\"level\":\"info\""), std::string::npos) << "info lines at log-level warn: " << text;
+}
+
+// Issue 27, "Bad input": a metrics address whose port is taken stops the start with one
+// line that says which address and why.
+TEST_F(ServeConfigD5, Issue27MetricsPortInUseIsRefusedWithOneLine) {
+    const int taken = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(bind(taken, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(listen(taken, 1), 0);
+    socklen_t len = sizeof a;
+    getsockname(taken, reinterpret_cast<sockaddr*>(&a), &len);
+    const std::string port = std::to_string(ntohs(a.sin_port));
+    const std::string config = config_with_db((dir_ / "t.db").string());
+    const CliRun r = run_outpost("serve --config " + shell_quote(config) + " --metrics-listen 127.0.0.1:" + port);
+    ::close(taken);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("cannot listen for metrics on 127.0.0.1:" + port), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 }  // namespace

@@ -54,6 +54,8 @@ public:
                                                 const std::string& client);
     // GET: the analysis or its progress; not_found when nobody asked for one.
     Answer<std::string> status(const std::string& game_id);
+    // Games waiting for a worker (outpost_analysis_queue).
+    std::size_t queue_length() const { return pool_.queue_length(); }
 
     // Turns an analysis into the protocol's "analysis" object (docs/protocol.md).
     static std::string analysis_json(const engine::GameAnalysis& a, const Position& start,

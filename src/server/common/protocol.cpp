@@ -11,6 +11,7 @@
 
 #include "chess/fen.h"
 #include "chess/uci.h"
+#include "server/observe/metrics.h"
 
 namespace outpost::server {
 
@@ -127,6 +128,7 @@ Answer<ClientMessage> widen(Answer<T> a) {
 }  // namespace
 
 std::string error_json(const ProtocolError& e) {
+    metrics().errors.inc(e.code);  // every error a client is sent is made here
     Writer w;
     w.open('{').key("v").num(1).key("t").str("error").key("code").str(e.code).key("message").str(e.message).close('}');
     return w.take();

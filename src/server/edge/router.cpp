@@ -87,6 +87,8 @@ HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files, A
     // Operations (docs/protocol.md, "Operations"): the process answers; the store takes writes.
     if (path == "/healthz") return json_response(200, R"({"status":"ok"})");
     if (path == "/readyz") return readiness(hub.writer().health());
+    // Never on the public port (issue 27): `--metrics-listen` serves them on an address of their own.
+    if (path == "/metrics") return error_response({"not_found", "metrics are served on the --metrics-listen address", 404});
     if (path.rfind("/api/", 0) == 0) {
         if (path == "/api/v1/levels") {
             if (req.method != "GET") return error_response({"bad_request", "use GET", 405});

@@ -35,6 +35,13 @@
 #include "server/common/random.h"
 #include "server/play/robot.h"
 #include "server/edge/game_timers.h"
+#include "server/edge/access_log.h"
+#include "server/edge/live_sessions.h"
+#include "server/edge/graceful_stop.h"
+#include "server/edge/metrics_listener.h"
+#include "server/edge/serve_gauges.h"
+#include "server/observe/log.h"
+#include "server/observe/metrics.h"
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
 
@@ -79,6 +86,7 @@ struct Shared {
     Lobby* lobby = nullptr;
     EventService* events = nullptr;  // issue 13: /api/v1/events
     SimulService* simuls = nullptr;  // P18
+    LiveSessions* sessions = nullptr;  // closed with 1012 on SIGTERM
 };
 
 // A request whose answer needs a password hash: handed to the account service's pool,
@@ -113,7 +121,7 @@ Identity identify_request(const http::request<http::string_body>& req, const Sha
 }
 
 // A WebSocket connection following one game.
-class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
+class WsSession : public Subscriber, public Restartable, public std::enable_shared_from_this<WsSession> {
 public:
     WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, std::optional<Account> account)
         : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(account)) {}
@@ -126,6 +134,7 @@ public:
             // A client that reads nothing must not grow the queue without bound: the
             // bound is in bytes (a few full states of long games), not in messages.
             if (self->queued_bytes_ + message->size() > self->limits_.send_queue_bytes) {
+                metrics().limit_refusals.inc("send_queue");
                 self->close_now();
                 return;
             }
@@ -135,7 +144,19 @@ public:
         });
     }
 
-    awaitable<void> run(http::request<http::string_body> req, Shared shared) {
+    // SIGTERM (live_sessions.h): what is queued goes out, then a close frame with 1012.
+    void close_for_restart() override {
+        asio::post(ws_.get_executor(), [self = shared_from_this()] {
+            if (self->closed_ || self->closing_) return;
+            self->closing_ = true;
+            self->close_reason_ = websocket::close_reason(websocket::close_code::service_restart, "service restart");
+            self->ping_timer_.cancel();
+            if (self->queue_.empty()) self->close_after_queue();
+        });
+    }
+
+    awaitable<void> run(http::request<http::string_body> req, Shared shared, const std::string& request_id) {
+        WsSessionLog log_at_end{request_id, ip_, std::string(req.target()), std::chrono::steady_clock::now()};
         limits_ = shared.edge->limits;
         const auto [path, query] = split_target(std::string(req.target()));
         const auto& q = query;
@@ -153,6 +174,8 @@ public:
         beast::error_code ec;
         co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
         if (ec) co_return;
+        log_at_end.status = 101;
+        const SessionSlot slot(shared.sessions, weak_from_this());
         // /api/v1/lobby: a member of the lobby (P22); /api/v1/simul: a simul's changes
         // (P18); any other path: a game's. The connection talks to its address on the
         // bus, never to the room that owns it.
@@ -179,12 +202,14 @@ public:
             }
             if (ec || closed_) break;
             if (limits_.enabled && !shared.edge->ws.allow(ip_, monotonic_now())) {
+                metrics().limit_refusals.inc("ws_messages");
                 // A flood: answered while it lasts, then the connection is closed.
                 if (++rejected >= limits_.ws_rejected_before_close) {
                     // The answers queued so far go out first, then the close frame.
                     closing_ = true;
                     deliver(std::make_shared<const std::string>(
                         error_json({"rate_limited", "too many messages: the connection is closed", 429})));
+                    close_reason_ = websocket::close_reason(websocket::close_code::policy_error, "rate limited");
                     break;
                 }
                 deliver(std::make_shared<const std::string>(error_json({"rate_limited", "too many messages; slow down", 429})));
@@ -241,12 +266,14 @@ private:
                 return;
             }
             if (!self->queue_.empty()) self->write_next();
-            else if (self->closing_ && !self->closed_) {
-                self->closed_ = true;
-                self->ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "rate limited"),
-                                      [self](beast::error_code) {});
-            }
+            else if (self->closing_ && !self->closed_) self->close_after_queue();
         });
+    }
+
+    // The queue is written: the close frame of the reason the session is closing.
+    void close_after_queue() {
+        closed_ = true;
+        ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code) {});
     }
 
     websocket::stream<beast::tcp_stream> ws_;
@@ -256,7 +283,8 @@ private:
     std::deque<std::shared_ptr<const std::string>> queue_;
     size_t queued_bytes_ = 0;
     bool closed_ = false;
-    bool closing_ = false;  // flooded: close once the queue is written
+    bool closing_ = false;  // flooded or the server stopping: close once the queue is written
+    websocket::close_reason close_reason_;
     asio::steady_timer ping_timer_{ws_.get_executor()};
     std::optional<Millis> ping_sent_at_;
     std::uint64_t ping_counter_ = 0;
@@ -286,9 +314,12 @@ std::optional<HttpResponse> edge_check(const http::request<http::string_body>& r
     const Millis now = monotonic_now();
     if (edge.limits.enabled) {
         const bool post = req.method() == http::verb::post;
-        if (!edge.http.allow(ip, now) || (post && !edge.post.allow(ip, now)))
+        const bool http_ok = edge.http.allow(ip, now);
+        if (!http_ok || (post && !edge.post.allow(ip, now))) {
+            metrics().limit_refusals.inc(http_ok ? "http_post" : "http");
             return error_response({"rate_limited", "too many requests from this address; try again in a few seconds", 429},
                                   {{"Retry-After", "5"}});
+        }
     }
     if (req.method() == http::verb::post && !is_json_content_type(sv(req[http::field::content_type])))
         return error_response({"bad_request", "a POST body must be JSON, sent with Content-Type: application/json", 415});
@@ -316,8 +347,11 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         }
         if (ec) break;
         http::request<http::string_body> req = parser.release();
+        const auto started = std::chrono::steady_clock::now();
+        const std::string request_id = next_request_id();
         if (auto refused = edge_check(req, ip, *shared.edge)) {
             auto res = to_beast(*refused, req.version(), req.keep_alive(), req.method() == http::verb::head);
+            log_access("http", request_id, ip, sv(req.method_string()), sv(req.target()), refused->status, started);
             co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
             if (ec || !res.keep_alive() || websocket::is_upgrade(req)) break;
             continue;
@@ -325,7 +359,7 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         if (websocket::is_upgrade(req)) {
             auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip,
                                                   identify_request(req, shared).account);
-            co_await ws->run(std::move(req), shared);
+            co_await ws->run(std::move(req), shared, request_id);
             co_return;
         }
         HttpRequest request{std::string(req.method_string()), std::string(req.target()), req.body(), ip};
@@ -356,6 +390,8 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         }
         auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head);
         co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
+        metrics().http_requests.inc();
+        log_access("http", request_id, ip, sv(req.method_string()), sv(req.target()), r.status, started);
         if (ec || !res.keep_alive()) break;
     }
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
@@ -365,15 +401,19 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
 struct CountedConnection {
     Edge* edge;
     std::string ip;
-    ~CountedConnection() { edge->connections.remove(ip); }
+    ~CountedConnection() {
+        edge->connections.remove(ip);
+        metrics().connections.add(-1);
+    }
 };
 
 awaitable<void> counted_session(tcp::socket socket, Shared shared, std::string ip) {
+    metrics().connections.add(1);
     CountedConnection counted{shared.edge, ip};
     co_await http_session(std::move(socket), shared, std::move(ip));
 }
 
-awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
+awaitable<void> listener(tcp::acceptor& acceptor, Shared shared) {
     for (;;) {
         beast::error_code ec;
         tcp::socket socket(asio::make_strand(acceptor.get_executor()));
@@ -390,6 +430,7 @@ awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
         std::string ip = peer.address().to_string();
         // A cap on the connections of one address: over it, the new one is closed at once.
         if (shared.edge->limits.enabled && !shared.edge->connections.try_add(ip, shared.edge->limits.connections_per_ip)) {
+            metrics().limit_refusals.inc("connections");
             socket.close(ec);
             continue;
         }
@@ -404,15 +445,26 @@ awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
 }  // namespace
 
 int run_server(const ServerConfig& config) {
+    configure_log(parse_log_level(config.log_level).value_or(LogLevel::INFO),
+                  parse_log_format(config.log_format).value_or(LogFormat::TEXT));
+    std::optional<ListenAddress> metrics_at;
+    if (!config.metrics_listen.empty()) {
+        std::string why;
+        metrics_at = parse_listen_address(config.metrics_listen, why);
+        if (!metrics_at) {
+            log_event(LogLevel::ERROR, "outpost serve: --metrics-listen " + why);
+            return 2;
+        }
+    }
     auto storage = Storage::open(config.db, config.sync_full);
     if (!storage) {
-        std::cerr << "outpost serve: " << storage.error().message << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: " + storage.error().message);
         return 1;
     }
     // P21: the accounts and sessions, in the same database file as the games.
     auto accounts = AccountStore::open(config.db, config.password_cost);
     if (!accounts) {
-        std::cerr << "outpost serve: " << accounts.error().message << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: " + accounts.error().message);
         return 1;
     }
     const StaticFiles files = StaticFiles::load(config.web_dir);
@@ -474,7 +526,7 @@ int run_server(const ServerConfig& config) {
     // P18: simuls, in the same database; their boards' results come from the hub.
     auto simul_store = SimulStore::open(config.db);
     if (!simul_store) {
-        std::cerr << "outpost serve: " << simul_store.error().message << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: " + simul_store.error().message);
         return 1;
     }
     SimulEnv simul_env;
@@ -501,26 +553,26 @@ int run_server(const ServerConfig& config) {
     hub = std::make_unique<Hub>(env, storage->get());
     auto event_store = EventStore::open(config.db);
     if (!event_store) {
-        std::cerr << "outpost serve: " << event_store.error().message << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: " + event_store.error().message);
         return 1;
     }
     auto events = EventService::open(event_store->get(), *hub, wall_now, config.allowed_origins);
     if (!events) {
-        std::cerr << "outpost serve: " << events.error().message << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: " + events.error().message);
         return 1;
     }
     events_hook = events->get();
 
     auto resumed = hub->resume_from_storage();
     if (!resumed) {
-        std::cerr << "outpost serve: " << resumed.error().message << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: " + resumed.error().message);
         return 1;
     }
 
     beast::error_code ec;
     const auto address = asio::ip::make_address(config.host, ec);
     if (ec) {
-        std::cerr << "outpost serve: bad host '" << config.host << "': " << ec.message() << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: bad host '" + config.host + "': " + ec.message());
         return 2;
     }
     tcp::acceptor acceptor(ioc);
@@ -530,11 +582,12 @@ int run_server(const ServerConfig& config) {
     if (!ec) acceptor.bind(endpoint, ec);
     if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
-        std::cerr << "outpost serve: cannot listen on " << config.host << ":" << config.port << ": " << ec.message() << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: cannot listen on " + config.host + ":" + std::to_string(config.port) + ": " +
+                                       ec.message());
         return 1;
     }
     if (auto loaded = simuls.load(); !loaded) {
-        std::cerr << "outpost serve: " << loaded.error().message << "\n";
+        log_event(LogLevel::ERROR, "outpost serve: " + loaded.error().message);
         return 1;
     }
     // Issue 13: boards of a round whose games a stop kept from being made (or linked)
@@ -542,9 +595,6 @@ int run_server(const ServerConfig& config) {
     // the hub just before a stop, reach their boards.
     (void)(*events)->recover_games();
     (void)(*events)->recover_results();
-    std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
-              << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
-              << " live games resumed, " << files.size() << " web files)" << std::endl;
 
     AnalysisService::Options analysis_options;
     analysis_options.pool.workers = config.analysis_workers;
@@ -567,7 +617,20 @@ int run_server(const ServerConfig& config) {
     bus.serve(Topic::LOBBY, &lobby_on_bus);
     bus.serve(Topic::SIMUL, &simuls_on_bus);
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls}), asio::detached);
+    LiveSessions sessions;
+    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sessions}), asio::detached);
+    unsigned short metrics_port = 0;
+    if (metrics_at) {
+        // Off the public port (issue 27): an address of its own, only when asked for.
+        const std::vector<Sampled> sampled = serve_gauges(*hub, robots, analysis, config.db);
+        std::string why;
+        auto port = start_metrics_listener(ioc, *metrics_at, [sampled] { return render_metrics(metrics(), sampled); }, why);
+        if (!port) {
+            log_event(LogLevel::ERROR, "outpost serve: " + why);
+            return 1;
+        }
+        metrics_port = *port;
+    }
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
     std::function<void()> lobby_pulse = [&] {
@@ -581,7 +644,18 @@ int run_server(const ServerConfig& config) {
     };
     lobby_pulse();
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
+    stop_on_signals(ioc, signals, acceptor, sessions, std::chrono::milliseconds(2500));
+    // Said once everything is ready, signals included (tests wait for this line).
+    std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
+              << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
+              << " live games resumed, " << files.size() << " web files)" << std::endl;
+    log_event(LogLevel::INFO, "serving",
+              {{"host", config.host}, {"port", int(acceptor.local_endpoint().port())}, {"db", config.db},
+               {"games_resumed", std::int64_t(*resumed)}});
+    if (metrics_at)
+        std::cout << "Metrics on http://"
+                  << (metrics_at->host.find(':') != std::string::npos ? "[" + metrics_at->host + "]" : metrics_at->host)
+                  << ":" << metrics_port << "/metrics" << std::endl;
 
     std::vector<std::thread> threads;
     for (int i = 1; i < config.io_threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });

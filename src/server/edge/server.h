@@ -37,6 +37,11 @@ struct ServerConfig {
     // The cost of a password hash (P21): interactive() in service; tests pass
     // --password-cost cheapest.
     PasswordCost password_cost = PasswordCost::interactive();
+    // Issue 27: GET /metrics on this address ("127.0.0.1:9464"; "": none), never on the
+    // public port; the log on standard error (observe/log.h).
+    std::string metrics_listen;
+    std::string log_format = "text";  // text | json
+    std::string log_level = "info";   // debug | info | warn | error
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/events/events.h"
 #include "server/events/events_detail.h"
+#include "server/common/http_answer.h"
 
 #include <algorithm>
 #include <cctype>

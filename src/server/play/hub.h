@@ -13,6 +13,7 @@
 // under it: the robot thinks on its own threads, the writer commits on its own).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -270,6 +271,9 @@ private:
     std::unordered_map<std::string, std::list<std::string>::iterator> lru_pos_;
     std::unordered_map<std::string, int> open_games_;  // per client key
     std::uint64_t next_robot_request_ = 0;
+    // When the player's move being handled came in (for outpost_move_latency_seconds,
+    // observe/metrics.h): set by handle_message around its commit, under mutex_.
+    std::optional<std::chrono::steady_clock::time_point> move_received_;
     // Games whose last write failed: reloaded from storage before their next use.
     std::mutex failed_mutex_;
     std::set<std::string> failed_;

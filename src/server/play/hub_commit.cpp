@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/play/hub.h"
 #include "server/play/state_json.h"
+#include "server/observe/metrics.h"
 
 namespace outpost::server {
 
@@ -53,7 +54,10 @@ void Hub::commit(Room& r, Change change, int ply_before) {
         const std::string id = r.id();
         std::vector<std::int64_t> rated;  // P23: whose cached ratings this write carries
         if (r.info.rating) rated = {r.info.rating->side[WHITE].account, r.info.rating->side[BLACK].account};
-        writer_.submit(write_for(r, ply_before), [this, id, rated, out = std::move(out)](const Result<bool>& ok) {
+        // A player's move times its way to the acknowledgement (observe/metrics.h).
+        const auto received = one_move ? move_received_ : std::nullopt;
+        writer_.submit(write_for(r, ply_before), [this, id, rated, one_move, received,
+                                                  out = std::move(out)](const Result<bool>& ok) {
             if (!ok) {
                 {
                     std::lock_guard lock(failed_mutex_);
@@ -68,6 +72,10 @@ void Hub::commit(Room& r, Change change, int ply_before) {
             }
             for (const auto& [weak, msg] : out)
                 if (auto s = weak.lock()) s->deliver(msg);
+            if (one_move) metrics().moves_total.inc();
+            if (received)
+                metrics().move_latency.observe(
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - *received).count());
         });
     }
     if (change != Change::NONE) report_live(r);

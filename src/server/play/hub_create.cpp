@@ -10,6 +10,7 @@
 #include <random>
 
 #include "chess/chess960.h"
+#include "server/observe/metrics.h"
 #include "chess/fen.h"
 #include "chess/pgn.h"
 
@@ -46,11 +47,13 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
             key += "/correspondence";
             cap = env_.max_open_correspondence_per_client;
         }
-        if (!key.empty() && open_games_of(key) >= cap)
+        if (!key.empty() && open_games_of(key) >= cap) {
+            metrics().limit_refusals.inc("open_games");
             return ProtocolError{"rate_limited",
                                  "you have " + std::to_string(cap) +
                                      " unfinished games; finish, resign or abort one before you start another",
                                  429};
+        }
         const std::int64_t creator_account = account && spec->opponent != "hotseat" ? account->id : 0;
         auto before = made_before(*spec, creator_account, opponent_account);
         if (!before) return before.error();

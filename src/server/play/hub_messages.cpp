@@ -26,6 +26,7 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
 }
 
 void Hub::handle_message(const std::string& id, Seat seat, const ClientMessage& msg, Subscriber& from, Millis lag_ms) {
+    const auto received = std::chrono::steady_clock::now();
     auto reply_error = [&](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
     if (std::holds_alternative<in::Ping>(msg))
         return from.deliver(std::make_shared<const std::string>(write_pong(env_.monotonic_ms())));
@@ -71,7 +72,9 @@ void Hub::handle_message(const std::string& id, Seat seat, const ClientMessage& 
         if (!was_over && r.game.is_over()) commit(r, Change::STATE, ply_before);  // a flag fell as the move came in
         return;
     }
+    if (std::holds_alternative<in::Move>(msg)) move_received_ = received;
     commit(r, *done, ply_before);
+    move_received_.reset();
 }
 
 Answer<Move> Hub::read_move(const Room& r, const in::Move& m) const {

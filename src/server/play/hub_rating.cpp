@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "server/accounts/ratings.h"
+#include "server/observe/log.h"
 
 namespace outpost::server {
 
@@ -19,7 +20,7 @@ void Hub::rate(Room& r) {
         auto got = current_rating(accounts[c], cls);
         if (!got) {
             // The game stands; only its ratings are lost (said, not guessed).
-            std::fprintf(stderr, "outpost: game %s is not rated: %s\n", r.id().c_str(), got.error().message.c_str());
+            log_event(LogLevel::ERROR, "a game is not rated", {{"game", r.id()}, {"error", got.error().message}});
             return;
         }
         now[c] = *got;

@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "server/observe/log.h"
+#include "server/observe/metrics.h"
+
 namespace outpost::server {
 
 StorageWriter::StorageWriter(Storage* storage, bool threaded, size_t max_batch)
@@ -118,6 +121,7 @@ void StorageWriter::run() {
         const auto t0 = std::chrono::steady_clock::now();
         Result<bool> ok = batch.empty() ? Result<bool>(true) : storage_->write(batch);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (!batch.empty()) metrics().storage_write.observe(ms / 1000);
         // OUTPOST_TRACE_STORAGE=1: batches slower than 15 ms (see stores/sqlite/sqlite_games.cpp).
         if (trace && ms > 15)
             std::fprintf(stderr, "storage %.3f writer batch of %zu writes: %.1f ms\n",
@@ -126,6 +130,8 @@ void StorageWriter::run() {
             for (Item& it : items)
                 if (it.done) it.done(ok);
         } else {
+            log_event(LogLevel::ERROR, "a write to the database failed",
+                      {{"writes", std::int64_t(batch.size())}, {"error", ok.error().message}});
             // One bad write must not sink the others of its batch: each alone again.
             for (Item& it : items) {
                 const Result<bool> one = it.write ? storage_->write(*it.write) : Result<bool>(true);
