@@ -107,7 +107,7 @@ test('P21: the invitee names their seat; the name is remembered and the opponent
   await boris.evaluate(() => { const i = document.querySelector('[data-field=player-name]'); i.removeAttribute('maxlength'); });
   await boris.fill('[data-field=player-name]', 'x'.repeat(41));
   await boris.click('form[data-form=player-name] button[type=submit]');
-  await boris.waitForFunction(() => /1 to 40 bytes/.test(document.body.textContent));
+  await boris.waitForFunction(() => /1 to 40 characters/.test(document.body.textContent));
   assert.equal((await apiState(anna)).players.black.name, 'Boris the Bold');
   // Remembered: the next invite link this browser opens plays under that name at once.
   await anna.goto(server.url + '/');

@@ -258,6 +258,9 @@ private:
     Answer<std::optional<CreatedGame>> made_before(const NewGameRequest& spec, std::int64_t creator_account,
                                                    std::int64_t opponent_account);
     int open_games_of(const std::string& client) const;
+    // The cap on a client's unfinished games (issue 25: every way a game is made, a
+    // rematch too); `key` as Room::client ("" : not counted).
+    std::optional<ProtocolError> over_open_cap(const std::string& key) const;
     void count_open(Room& r);
     std::string robot_name(int level, int elo) const;
     void fill_robot_elo(Room& r) const;
