@@ -53,6 +53,11 @@ test('P23: a rated lobby game moves both ratings; the game, the PGN and the prof
   await waitPly(bob, 1);
   await move(bob, 'e7', 'e5');
   await waitPly(alice, 2);
+  // Issue 25: a game is rated once both sides made two moves.
+  await move(alice, 'g1', 'f3');
+  await waitPly(bob, 3);
+  await move(bob, 'b8', 'c6');
+  await waitPly(alice, 4);
   // Black resigns.
   await bob.click('[data-action=resign]');
   const confirm = bob.locator('[data-action=resign-confirm]');
