@@ -160,6 +160,8 @@ public:
     // WebSocket-level operations. connect() sends the first state to the subscriber.
     // `account`: the connection's signed-in account (P21). A signed-in player who
     // connects with the token of a seat that has no account yet takes it (take_seat).
+    // Issue 25: a seat that is an account's is that account's alone: anyone else with
+    // its token is a spectator (told so with a not_your_seat error after the state).
     Answer<Seat> connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who,
                          const Account* account = nullptr);
     // P21: the seat `token` holds in game `id` becomes the account's (an anonymous game
