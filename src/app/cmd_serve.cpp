@@ -24,8 +24,17 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
         ->check(CLI::Range(0, 64));
     cmd->add_option("--allow-origin", cfg->allowed_origins,
                     "Another origin whose pages may open WebSockets (e.g. https://club.example.org; * for any); repeatable");
-    cmd->add_option("--max-connections-per-ip", cfg->limits.connections_per_ip, "Open connections of one address")
+    cmd->add_option("--max-connections-per-ip", cfg->limits.connections_per_ip, "Open connections of one address (an IPv6 /64)")
         ->check(CLI::Range(1, 1'000'000));
+    cmd->add_option("--max-connections", cfg->limits.max_connections,
+                    "Open connections in all (0: the file limit less 64)")
+        ->check(CLI::Range(0, 10'000'000));
+    cmd->add_option("--host-name", cfg->host_names,
+                    "A name the server is reached by (Host header), besides IP addresses and localhost; repeatable")
+        ->check([](const std::string& v) {
+            return v.empty() || v.find_first_of(" /\\\"'<>") != std::string::npos ? std::string("a host name such as chess.example.org")
+                                                                              : std::string();
+        });
     cmd->add_option("--send-queue-bytes", cfg->limits.send_queue_bytes,
                     "Unsent data a connection may hold; a slower reader is disconnected")
         ->check(CLI::Range(size_t(1024), size_t(1) << 40));

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <set>
 #include <filesystem>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -285,6 +286,79 @@ TEST_F(AccountRoutesP21, SignInAttemptsOfOneAddressAreLimited) {
     for (int i = 0; i < 500 && answered < 7; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
+// Issue 25 item 7: ten tries per address meant four addresses got forty; the
+// change-password route had no limit at all. Now wrong passwords count per account,
+// from any address, with a delay that grows; the owner is never locked out.
+TEST_F(AccountRoutesP21, Issue25WrongPasswordsAreLimitedPerAccountFromEveryAddress) {
+    AccountService::Options o;
+    o.client_limits = true;
+    o.attempts_burst = 100;
+    o.account_attempts = AttemptGuard::Options{3, 10'000, 60'000};
+    make_service(o);
+    std::string owner = sign_up("Anna");
+    int next_address = 0;
+    // Submits as the server does and waits for the answer (refused at once, or hashed).
+    auto attempt = [&](HttpRequest req) {
+        std::promise<HttpResponse> answer;
+        auto refused = service->submit(req, [&answer](HttpResponse r) { answer.set_value(std::move(r)); });
+        return refused ? *refused : answer.get_future().get();
+    };
+    auto sign_in = [&](const std::string& password, const std::string& cookie = "") {
+        HttpRequest r = request("POST", "/api/v1/account/signin", json{{"v", 1}, {"name", "Anna"}, {"password", password}}.dump(), cookie);
+        r.client = "10.0.1." + std::to_string(++next_address);  // a new address every time
+        return attempt(r);
+    };
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(code(sign_in("guess " + std::to_string(i))), "wrong_credentials");
+    EXPECT_EQ(code(sign_in("guess 3")), "wrong_credentials");  // the fourth: a delay of 10 s from now
+    HttpResponse slowed = sign_in("a long enough password");
+    EXPECT_EQ(slowed.status, 429);
+    EXPECT_EQ(code(slowed), "rate_limited");
+    EXPECT_EQ(header(slowed, "Retry-After"), "10");
+    EXPECT_NE(json::parse(slowed.body)["message"].get<std::string>().find("this account"), std::string::npos);
+    // The owner's browser, signed in, is not slowed; another account is not either.
+    HttpResponse again = sign_in("a long enough password", owner);
+    EXPECT_EQ(again.status, 200);
+    owner = cookie_of(again);  // a sign-in ends the session it came with
+    EXPECT_EQ(code(attempt(request("POST", "/api/v1/account/signin", R"({"v":1,"name":"Boris","password":"whatever it is"})"))),
+              "wrong_credentials");
+    // After the delay the right password works, and the count starts again.
+    now += 10'000;
+    EXPECT_EQ(sign_in("a long enough password").status, 200);
+    EXPECT_EQ(code(sign_in("guess 4")), "wrong_credentials");
+    EXPECT_EQ(code(sign_in("guess 5")), "wrong_credentials");
+
+    // Changing the password is guessing it too: the same per-account delay.
+    auto change = [&](const std::string& old) {
+        return attempt(request("POST", "/api/v1/account/password",
+                               json{{"v", 1}, {"old", old}, {"new", "another long password"}}.dump(), owner));
+    };
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(code(change("wrong " + std::to_string(i))), "wrong_credentials") << i;
+    EXPECT_EQ(code(change("a long enough password")), "rate_limited");
+    now += 10'000;
+    EXPECT_EQ(change("a long enough password").status, 200);
+}
+
+// Issue 25 item 7: the change-password route had no per-address limit either.
+TEST_F(AccountRoutesP21, Issue25ChangePasswordIsUnderTheAddressLimit) {
+    AccountService::Options o;
+    o.client_limits = true;
+    o.attempts_burst = 3;
+    o.attempts_per_second = 0.01;
+    make_service(o);
+    const std::string owner = accounts->start_session(accounts->create("Anna", "a long enough password", false, 1).value().id,
+                                                      1'700'000'000'000 + now)
+                                  .value();
+    int limited = 0;
+    for (int i = 0; i < 6; ++i) {
+        auto refused = service->submit(request("POST", "/api/v1/account/password",
+                                               json{{"v", 1}, {"old", "x"}, {"new", "another long password"}}.dump(),
+                                               "outpost_session=" + owner),
+                                       [](HttpResponse) {});
+        limited += refused && refused->status == 429;
+    }
+    EXPECT_EQ(limited, 3);
+}
+
 TEST_F(AccountRoutesP21, AFullHashingQueueIsRefusedAtOnceAndAtMostTwoHashesRun) {
     // Real-cost hashes (64 MiB, ~0.1 s each): two workers, two may wait.
     service.reset();
@@ -411,6 +485,8 @@ TEST_F(AccountRoutesP21, P23TheRatingsRouteGivesEveryClassAndTheHistory) {
         ASSERT_TRUE(hub->connect(g.id, *g.black_token, k, &b).ok());
         hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"move","uci":"e2e4"})", *w);
         hub->handle_message(g.id, Seat::BLACK_SEAT, R"({"t":"move","uci":"e7e5"})", *k);
+        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"move","uci":"g1f3"})", *w);  // two moves each (issue 25)
+        hub->handle_message(g.id, Seat::BLACK_SEAT, R"({"t":"move","uci":"b8c6"})", *k);
         hub->handle_message(g.id, Seat::BLACK_SEAT, R"({"t":"resign"})", *k);
         ids.push_back(g.id);
         now += 60'000;

@@ -236,6 +236,36 @@ TEST_F(AnalysisApi, E4OneClientHasAtMostSoManyAnalysesUnderWay) {
     EXPECT_EQ(call("POST", b, "", "10.0.0.2").status, 202);
 }
 
+// Issue 25 item 7: nine addresses filled the queue for 26 minutes. The limits hold per
+// account (from any address) and per IPv6 /64, and requests without an account hold
+// at most half of the queue.
+TEST_F(AnalysisApi, Issue25AnalysesAreLimitedPerAccountPerSlash64AndAnonymousShare) {
+    auto o = fast();
+    o.settings.nodes = 2'000'000;  // slow enough to be still running when the next request comes
+    o.pool.max_nodes = 2'000'000;
+    o.pool.max_queue = 8;
+    o.per_client_at_once = 1;
+    open(o);
+    Account anna{5, "anna"};
+    auto as = [&](const std::string& id, const std::string& client, const Account* who) {
+        HttpRequest r{"POST", "/api/v1/games/" + id + "/analysis", "", client};
+        if (who) r.account = *who;
+        return route(r, *hub, files, service.get());
+    };
+    EXPECT_EQ(as(fools_mate(), "10.0.0.1", &anna).status, 202);
+    HttpResponse again = as(fools_mate(), "10.0.0.2", &anna);  // another address, the same account
+    EXPECT_EQ(again.status, 429);
+    EXPECT_EQ(json::parse(again.body)["code"], "rate_limited");
+    EXPECT_EQ(as(fools_mate(), "2001:db8:0:1::1", nullptr).status, 202);
+    EXPECT_EQ(as(fools_mate(), "2001:db8:0:1::2", nullptr).status, 429);  // the same /64
+    // Anonymous requests: at most half of the queue (4), however many addresses.
+    int anonymous = 1;
+    for (int i = 0; i < 6; ++i) anonymous += as(fools_mate(), "10.2.0." + std::to_string(i), nullptr).status == 202;
+    EXPECT_EQ(anonymous, 4);
+    Account boris{6, "boris"};
+    EXPECT_EQ(as(fools_mate(), "10.3.0.1", &boris).status, 202) << "an account still finds room";
+}
+
 TEST_F(AnalysisApi, E4TheQueueIsBoundedForEveryone) {
     auto o = fast();
     o.settings.nodes = 2'000'000;

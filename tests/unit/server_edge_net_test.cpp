@@ -5,6 +5,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -124,6 +126,132 @@ TEST(EdgeServe, ConnectionsPerAddressAreCapped) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     int again = connect_to(s.port);
     EXPECT_EQ(http(again, "GET", "/api/v1/levels").status, 200) << "a closed connection still counted";
+    close(again);
+    for (int fd : open) close(fd);
+}
+
+// Issue 25 item 10: a message over 4 KiB closed the connection (1009) where the
+// protocol promises a bad_request answer. It is read in pieces, thrown away and
+// answered; the connection goes on.
+TEST(EdgeServe, Issue25AnOversizedMessageIsAnsweredAndTheConnectionGoesOn) {
+    Server s({});
+    ASSERT_GT(s.port, 0);
+    auto [game, seat] = hotseat_game(s.port);
+    auto [fd, status] = ws_open(s.port, "/api/v1/ws?game=" + game + "&seat=" + seat, "");
+    ASSERT_EQ(status, 101);
+    auto next_not_state = [&] {
+        for (int i = 0; i < 10; ++i) {
+            auto [op, payload] = ws_read_data(fd);
+            if (op != 1) return std::string("(closed: opcode ") + std::to_string(op) + ")";
+            if (payload.find("\"t\":\"state\"") == std::string::npos && payload.find("\"presence\"") == std::string::npos)
+                return payload;
+        }
+        return std::string("(nothing)");
+    };
+    ASSERT_TRUE(ws_send(fd, R"({"v":1,"t":"move","uci":"e2e4","pad":")" + std::string(5000, 'x') + "\"}"));
+    const std::string answer = next_not_state();
+    EXPECT_NE(answer.find("\"bad_request\""), std::string::npos) << answer;
+    EXPECT_NE(answer.find("4096"), std::string::npos) << answer;
+    ASSERT_TRUE(ws_send(fd, R"({"v":1,"t":"ping"})"));
+    EXPECT_NE(next_not_state().find("\"pong\""), std::string::npos) << "the connection went on";
+    // Exactly 4096 bytes is a message.
+    std::string edge = R"({"v":1,"t":"ping","pad":")";
+    edge += std::string(4096 - edge.size() - 2, 'y') + "\"}";
+    ASSERT_EQ(edge.size(), 4096u);
+    ASSERT_TRUE(ws_send(fd, edge));
+    EXPECT_NE(next_not_state().find("\"pong\""), std::string::npos);
+    close(fd);
+}
+
+// Issue 25 item 10: a DNS-rebinding page (another site's name pointed at this
+// server) must not reach it; the served names do.
+TEST(EdgeServe, Issue25TheHostHeaderMustBeAServedName) {
+    Server s({"--host-name", "chess.example.org"});
+    ASSERT_GT(s.port, 0);
+    int fd = connect_to(s.port);
+    auto with_host = [&](const std::string& host) {
+        std::string req = "GET /api/v1/levels HTTP/1.1\r\nHost: " + host + "\r\n\r\n";
+        send_all(fd, req);
+        std::string data;
+        while (data.find("\r\n\r\n") == std::string::npos) {
+            std::string more = read_some(fd, 4096);
+            if (more.empty()) return 0;
+            data += more;
+        }
+        std::smatch m;
+        size_t length = 0;
+        if (std::regex_search(data, m, std::regex("[Cc]ontent-[Ll]ength: *([0-9]+)"))) length = std::stoul(m[1]);
+        std::string body = data.substr(data.find("\r\n\r\n") + 4);
+        read_exact(fd, body, length);
+        if (data.rfind("HTTP/1.1 421", 0) == 0) {
+            EXPECT_NE(body.find("\"forbidden_host\""), std::string::npos) << body;
+        }
+        return std::stoi(data.substr(9, 3));
+    };
+    EXPECT_EQ(with_host("127.0.0.1:" + std::to_string(s.port)), 200);
+    EXPECT_EQ(with_host("localhost:" + std::to_string(s.port)), 200);
+    EXPECT_EQ(with_host("chess.example.org"), 200);
+    EXPECT_EQ(with_host("evil.example:" + std::to_string(s.port)), 421);
+    close(fd);
+    // A WebSocket upgrade from such a page is refused before it opens.
+    auto [game, seat] = hotseat_game(s.port);
+    int ws = connect_to(s.port);
+    std::string up = upgrade_request(s.port, "/api/v1/ws?game=" + game, "http://evil.example:" + std::to_string(s.port));
+    up.replace(up.find("Host: 127.0.0.1"), 15, "Host: evil.example");
+    send_all(ws, up);
+    EXPECT_EQ(read_some(ws, 12).substr(9, 3), "421");
+    close(ws);
+}
+
+// Issue 25 item 10: the served names from the settings file and the environment too.
+TEST(EdgeServe, Issue25HostNamesFromTheFileAndTheEnvironment) {
+    const fs::path dir = fs::temp_directory_path() / ("outpost-hostname-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path toml = dir / "outpost.toml";
+    std::ofstream(toml) << "host-name = [\"chess.example.org\", \"club.example.net\"]\n";
+    auto status_for = [](int port, const std::string& host) {
+        int fd = connect_to(port);
+        send_all(fd, "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+        const std::string head = read_some(fd, 12);
+        close(fd);
+        return head.size() >= 12 ? std::stoi(head.substr(9, 3)) : 0;
+    };
+    {
+        Server s({"--config", toml.string()});
+        ASSERT_GT(s.port, 0);
+        EXPECT_EQ(status_for(s.port, "club.example.net"), 200);
+        EXPECT_EQ(status_for(s.port, "chess.example.org:8080"), 200);
+        EXPECT_EQ(status_for(s.port, "other.example.org"), 421);
+    }
+    ::setenv("OUTPOST_HOST_NAME", "a.example,b.example", 1);
+    {
+        Server s({});
+        ASSERT_GT(s.port, 0);
+        EXPECT_EQ(status_for(s.port, "b.example"), 200);
+        EXPECT_EQ(status_for(s.port, "chess.example.org"), 421);
+    }
+    ::unsetenv("OUTPOST_HOST_NAME");
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+}
+
+// Issue 25 item 4: a server-wide cap on connections, whatever their addresses.
+TEST(EdgeServe, Issue25ConnectionsAreCappedServerWide) {
+    Server s({"--max-connections", "3", "--max-connections-per-ip", "100"});
+    ASSERT_GT(s.port, 0);
+    std::vector<int> open;
+    for (int i = 0; i < 3; ++i) {
+        open.push_back(connect_to(s.port));
+        EXPECT_EQ(http(open.back(), "GET", "/api/v1/levels").status, 200);
+    }
+    int extra = connect_to(s.port);
+    EXPECT_EQ(http(extra, "GET", "/api/v1/levels").status, 0) << "a fourth connection was served";
+    close(extra);
+    close(open.back());
+    open.pop_back();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    int again = connect_to(s.port);
+    EXPECT_EQ(http(again, "GET", "/api/v1/levels").status, 200);
     close(again);
     for (int fd : open) close(fd);
 }

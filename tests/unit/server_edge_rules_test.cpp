@@ -85,3 +85,87 @@ TEST(EdgeErrors, ErrorsQuotingBytesThatAreNotUtf8AreStillJson) {
     EXPECT_EQ(nlohmann::json::parse(error_json({"bad_request", "a\xff\xbf\xbf" "b\xf8", 400}))["message"],
               "a\ufffd\ufffd\ufffdb\ufffd");
 }
+
+// Issue 25 item 7: an IPv6 client owns a /64; it is limited as one client.
+TEST(EdgeIssue25, AnIpv6ClientIsItsSlash64) {
+    EXPECT_EQ(address_group("192.0.2.7"), "192.0.2.7");
+    EXPECT_EQ(address_group("::ffff:192.0.2.7"), "192.0.2.7");
+    EXPECT_EQ(address_group("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+    EXPECT_EQ(address_group("2001:db8:1:2::ffff"), "2001:db8:1:2::/64");
+    EXPECT_EQ(address_group("::1"), "::/64");
+    EXPECT_EQ(address_group("not an address"), "not an address");
+    RateLimiter limiter(0, 3);
+    EXPECT_TRUE(limiter.allow("2001:db8:1:2::1", 1000));
+    EXPECT_TRUE(limiter.allow("2001:db8:1:2::2", 1000));
+    EXPECT_TRUE(limiter.allow("2001:db8:1:2:ffff:ffff:ffff:ffff", 1000));
+    EXPECT_FALSE(limiter.allow("2001:db8:1:2::4", 1000)) << "another address of the same /64 has its own bucket";
+    EXPECT_TRUE(limiter.allow("2001:db8:1:3::1", 1000));
+    ConnectionCounter c;
+    EXPECT_TRUE(c.try_add("2001:db8::1", 2));
+    EXPECT_TRUE(c.try_add("2001:db8::2", 2));
+    EXPECT_FALSE(c.try_add("2001:db8::3", 2));
+    c.remove("2001:db8::1");
+    EXPECT_TRUE(c.try_add("2001:db8::3", 2));
+}
+
+// Issue 25 item 4: 160 addresses held 20,480 connections and the file limit was reached.
+TEST(EdgeIssue25, ConnectionsAreCappedServerWide) {
+    ConnectionCounter c;
+    for (int i = 0; i < 5; ++i) EXPECT_TRUE(c.try_add("10.0.0." + std::to_string(i), 100, 5));
+    EXPECT_FALSE(c.try_add("10.0.0.9", 100, 5));
+    EXPECT_EQ(c.total(), 5);
+    c.remove("10.0.0.2");
+    EXPECT_EQ(c.total(), 4);
+    EXPECT_TRUE(c.try_add("10.0.0.9", 100, 5));
+    EXPECT_GE(default_max_connections(), 16);
+}
+
+// Issue 25 item 10: DNS rebinding: a page of evil.example whose name now points at
+// 127.0.0.1 sends "Host: evil.example:8080".
+TEST(EdgeIssue25, HostMustBeAServedName) {
+    const std::vector<std::string> none;
+    for (const char* ok : {"", "127.0.0.1", "127.0.0.1:8080", "[::1]:8080", "[2001:db8::1]", "localhost", "LOCALHOST:8080",
+                           "localhost.", "app.localhost:3000", "192.0.2.10:80"})
+        EXPECT_TRUE(host_allowed(ok, none)) << ok;
+    for (const char* bad : {"evil.example", "evil.example:8080", "127.0.0.1.evil.example", "localhost.evil.example", "[::1",
+                            "[evil]:80", ":8080"})
+        EXPECT_FALSE(host_allowed(bad, none)) << bad;
+    const std::vector<std::string> served{"chess.example.org", "club.example.net:8443"};
+    EXPECT_TRUE(host_allowed("chess.example.org", served));
+    EXPECT_TRUE(host_allowed("Chess.Example.Org:443", served));
+    EXPECT_TRUE(host_allowed("club.example.net", served));
+    EXPECT_FALSE(host_allowed("example.org", served));
+    EXPECT_FALSE(host_allowed("evil.chess.example.org", served));
+}
+
+// Issue 25 item 7: four addresses got 40 password guesses; now the account counts.
+TEST(EdgeIssue25, WrongPasswordsPerAccountWaitADelayThatGrows) {
+    AttemptGuard g(AttemptGuard::Options{3, 1000, 8000});
+    Millis now = 10'000;
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(g.wait_ms("name:alice", now), 0);
+        g.failed("name:alice", now);
+    }
+    EXPECT_EQ(g.wait_ms("name:alice", now), 0) << "three free failures";
+    g.failed("name:alice", now);  // the fourth: 1 s
+    EXPECT_EQ(g.wait_ms("name:alice", now), 1000);
+    EXPECT_EQ(g.wait_ms("name:bob", now), 0) << "another account is not slowed";
+    now += 1000;
+    EXPECT_EQ(g.wait_ms("name:alice", now), 0);
+    g.failed("name:alice", now);  // 2 s, then 4, 8, 8 …
+    EXPECT_EQ(g.wait_ms("name:alice", now), 2000);
+    now += 2000;
+    g.failed("name:alice", now);
+    EXPECT_EQ(g.wait_ms("name:alice", now), 4000);
+    now += 4000;
+    g.failed("name:alice", now);
+    EXPECT_EQ(g.wait_ms("name:alice", now), 8000);
+    now += 8000;
+    g.failed("name:alice", now);
+    EXPECT_EQ(g.wait_ms("name:alice", now), 8000) << "the delay has a ceiling: the owner is never locked out";
+    now += 8000;
+    // The right password after the delay: the count starts again.
+    g.succeeded("name:alice");
+    g.failed("name:alice", now);
+    EXPECT_EQ(g.wait_ms("name:alice", now), 0);
+}

@@ -489,6 +489,10 @@ TEST_F(EventsP20, BadInputIsAnErrorNamingTheField_P20) {
     };
     for (const Case& c : {Case{with("name", ""), "name"}, Case{with("name", 7), "name"},
                           Case{with("name", std::string(101, 'x')), "name"}, Case{with("name", "a\nb"), "name"},
+                          // Issue 25 item 10: bidi and invisible characters, as in every name.
+                          Case{with("name", "evil\u202etxt"), "name"}, Case{with("name", "a\u2066b\u2069"), "name"},
+                          Case{with("name", "zero\u200bwidth"), "name"}, Case{with("name", "\ufeffbom"), "name"},
+                          Case{with("name", "line\u2028sep"), "name"}, Case{with("time_control", "241"), "time_control"},
                           Case{with("system", "knockout"), "system"}, Case{with("rounds", 0), "rounds"},
                           Case{with("rounds", 31), "rounds"}, Case{with("rounds", "5"), "rounds"},
                           Case{with("rounds", nullptr), "rounds"}, Case{with("time_control", "fast"), "time_control"},

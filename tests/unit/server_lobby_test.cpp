@@ -220,6 +220,43 @@ TEST_F(LobbyFixture, P22SeekFloodsAreBoundedAndBadInputAnswered) {
     EXPECT_EQ(d->messages.back()["t"], "pong");
 }
 
+// Issue 25 item 7: 170 addresses filled the 500 seeks. An account's seeks count
+// from every address; an IPv6 client is its /64; anonymous seeks fill at most a
+// share of the lobby; a time control is bounded (it is in every snapshot).
+TEST_F(LobbyFixture, Issue25SeeksAreSharedPerAccountPerSlash64AndAnonymousShare) {
+    LobbyEnv e = env();
+    e.max_seeks = 8;
+    e.max_anonymous_seeks = 4;
+    lobby = std::make_unique<Lobby>(e);
+    auto a1 = join("1.1.1.1", "anna"), a2 = join("2.2.2.2", "anna"), a3 = join("3.3.3.3", "anna");
+    send(*a1, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*a2, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*a3, {{"t", "seek"}, {"time_control", "5+3"}});
+    auto a4 = join("4.4.4.4", "anna");
+    send(*a4, {{"t", "seek"}, {"time_control", "5+3"}});
+    EXPECT_EQ(a4->last_error(), "rate_limited");  // a fourth of the same account
+    EXPECT_EQ(lobby->seeks(), 3u);
+    auto v6a = join("2001:db8:0:1::1"), v6b = join("2001:db8:0:1::2");
+    send(*v6a, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*v6a, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*v6b, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*v6b, {{"t", "seek"}, {"time_control", "5+3"}});
+    EXPECT_EQ(v6b->last_error(), "rate_limited");  // a fourth of the same /64
+    EXPECT_EQ(lobby->seeks(), 6u);
+    auto x = join("9.9.9.9"), y = join("8.8.8.8");
+    send(*x, {{"t", "seek"}, {"time_control", "5+3"}});
+    send(*y, {{"t", "seek"}, {"time_control", "5+3"}});
+    EXPECT_EQ(y->last_error(), "rate_limited");  // anonymous seeks have their share (4)
+    auto boris = join("7.7.7.7", "boris");
+    send(*boris, {{"t", "seek"}, {"time_control", "5+3"}});
+    EXPECT_EQ(boris->last_error(), "");
+    EXPECT_EQ(lobby->seeks(), 8u);
+    auto carl = join("6.6.6.6", "carl");
+    send(*carl, {{"t", "seek"}, {"time_control", "40/5400+30:20/1800:10/600:600"}});
+    EXPECT_EQ(carl->last_error(), "bad_request");
+    EXPECT_NE(carl->messages.back()["message"].get<std::string>().find("at most 3 periods"), std::string::npos);
+}
+
 // The games being played, fed by the hub: listed once both are playing (the first
 // move), gone when they end; hotseat games are not listed.
 TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {

@@ -9,6 +9,7 @@
 
 #include "server/play/hub.h"
 #include "server/common/protocol.h"
+#include "server/common/names.h"
 #include "../support/collector.h"
 
 using namespace outpost;
@@ -31,12 +32,12 @@ TEST(NamesP21, TheRuleForAName) {
     EXPECT_EQ(read_player_name("Анна Каренина", "name").value(), "Анна Каренина");
     EXPECT_EQ(read_player_name("山田", "name").value(), "山田");
     EXPECT_EQ(problem("   "), "name is empty");
-    EXPECT_EQ(problem(std::string(41, 'x')), "name is longer than 40 bytes (41)");
+    EXPECT_EQ(problem(std::string(41, 'x')), "name is longer than 40 characters (41)");
     EXPECT_EQ(problem(std::string(40, 'x')), "");
-    EXPECT_EQ(problem("Bob\nRobot"), "name contains a control character (U+000A) at byte 4");
-    EXPECT_EQ(problem("a\x7f"), "name contains a control character (U+007F) at byte 2");
-    EXPECT_EQ(problem("evil\xe2\x80\xae" "txt"), "name contains a control character (U+202E) at byte 5");  // RLO
-    EXPECT_EQ(problem("a\xc2\x85"), "name contains a control character (U+0085) at byte 2");             // NEL
+    EXPECT_EQ(problem("Bob\nRobot"), "name contains an invisible or control character (U+000A) at character 4");
+    EXPECT_EQ(problem("a\x7f"), "name contains an invisible or control character (U+007F) at character 2");
+    EXPECT_EQ(problem("evil\xe2\x80\xae" "txt"), "name contains an invisible or control character (U+202E) at character 5");  // RLO
+    EXPECT_EQ(problem("a\xc2\x85"), "name contains an invisible or control character (U+0085) at character 2");             // NEL
     EXPECT_EQ(problem("bad\xff"), "name is not valid UTF-8 (byte 4)");
     EXPECT_EQ(problem("\xc0\xaf"), "name is not valid UTF-8 (byte 1)");  // overlong '/'
     EXPECT_EQ(problem("\xed\xa0\x80"), "name is not valid UTF-8 (byte 1)");  // a surrogate
@@ -44,13 +45,42 @@ TEST(NamesP21, TheRuleForAName) {
     // The new-game fields follow the same rule, each error naming its field.
     auto bad = read_new_game(R"({"opponent":"invite","opponent_name":"x\ty"})");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().message, "opponent_name contains a control character (U+0009) at byte 2");
+    EXPECT_EQ(bad.error().message, "opponent_name contains an invisible or control character (U+0009) at character 2");
     EXPECT_EQ(read_new_game(R"({"name":"  Kim "})").value().name, "Kim");
     EXPECT_EQ(read_new_game(R"({"name":""})").value().name, "Anonymous");
     auto msg = read_client_message(R"({"t":"name","name":"\u0007"})");
     ASSERT_FALSE(msg.ok());
     EXPECT_EQ(msg.error().code, "bad_name");
     EXPECT_EQ(write_client_message(read_client_message(R"({"t":"name","name":"Kim"})").value()), R"({"v":1,"t":"name","name":"Kim"})");
+}
+
+// Issue 25 item 10: one rule for every name, its length in characters, and no
+// bidirectional or invisible characters (event and simul names took them).
+TEST(NamesIssue25, OneRuleForEveryNameCountedInCharacters) {
+    EXPECT_EQ(problem(std::string(40, 'x')), "");
+    // 40 characters of two bytes each: 80 bytes, a name still.
+    std::string cyrillic;
+    for (int i = 0; i < 40; ++i) cyrillic += "Ж";
+    EXPECT_EQ(problem(cyrillic), "");
+    EXPECT_EQ(problem(cyrillic + "Ж"), "name is longer than 40 characters (41)");
+    EXPECT_EQ(problem("José Raúl Capablanca"), "");
+    EXPECT_EQ(problem("O'Brien-Smith Jr."), "");
+    EXPECT_EQ(problem("O\xe2\x80\x99" "Brien"), "");    // the typographic apostrophe
+    EXPECT_EQ(problem("देवनागरी"), "");              // letters with marks
+    EXPECT_EQ(problem("สมชาย"), "");
+    EXPECT_EQ(problem("Spring Open: Blitz #3 (U1800)"), "");
+    // U+2066-2069 (isolates), U+200B, U+FEFF, U+2028, U+2029, U+200E.
+    for (const char* bad : {"a\xe2\x81\xa6" "b", "a\xe2\x81\xa9" "b", "a\xe2\x80\x8b" "b", "a\xef\xbb\xbf" "b",
+                            "a\xe2\x80\xa8" "b", "a\xe2\x80\xa9" "b", "a\xe2\x80\x8e" "b", "a\xc2\xa0" "b",
+                            "a\xe3\x80\x80" "b", "a\xe3\x85\xa4" "b"})
+        EXPECT_NE(problem(bad).find("invisible or control character"), std::string::npos) << bad << ": " << problem(bad);
+    EXPECT_EQ(problem("a\xe2\x81\xa6" "b"), "name contains an invisible or control character (U+2066) at character 2");
+    EXPECT_EQ(problem("x<script>"), "name may hold only letters, marks, digits, spaces and '-.,_()&:#!?+/; character 2 (U+003C) is not one");
+    EXPECT_EQ(problem("win \xf0\x9f\x98\x80"), "name may hold only letters, marks, digits, spaces and '-.,_()&:#!?+/; character 5 (U+1F600) is not one");
+    EXPECT_EQ(problem("a\xee\x80\x80"), "name may hold only letters, marks, digits, spaces and '-.,_()&:#!?+/; character 2 (U+E000) is not one");
+    // Events and simuls read their names by the same rule, with their own lengths.
+    EXPECT_TRUE(read_name(std::string(100, 'e'), "name", 100).ok());
+    EXPECT_EQ(read_name(std::string(101, 'e'), "name", 100).error().message, "name is longer than 100 characters (101)");
 }
 
 TEST(NamesP21, TheInviteeNamesTheirSeatAndTheOpponentSeesIt) {

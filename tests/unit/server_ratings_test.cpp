@@ -117,7 +117,7 @@ TEST_F(RatingsFixture, P23RatedGameMovesBothRatingsAsGlicko2Says) {
     json s = g.white->last_of("state")["game"];
     EXPECT_TRUE(s["rated"].get<bool>());
     EXPECT_FALSE(s["players"]["white"].contains("rating"));  // shown once the game is over
-    open_with(g, {"e2e4", "e7e5"});
+    open_with(g, {"e2e4", "e7e5", "g1f3", "b8c6"});
     send(g, BLACK, {{"t", "resign"}});
 
     const club::Glicko2Rating w = after_one(Start, Start, 1.0), b = after_one(Start, Start, 0.0);
@@ -161,7 +161,7 @@ TEST_F(RatingsFixture, P23RatedGameMovesBothRatingsAsGlicko2Says) {
 // after a game ended does not rate it again.
 TEST_F(RatingsFixture, P23RestartDoesNotRateTwiceAndInactivityWidens) {
     Game g1 = start({{"time_control", "15+10"}, {"casual", false}}, &alice, &bob);
-    open_with(g1, {"e2e4", "e7e5"});
+    open_with(g1, {"e2e4", "e7e5", "g1f3", "b8c6"});
     send(g1, WHITE, {{"t", "draw"}, {"action", "offer"}});
     send(g1, BLACK, {{"t", "draw"}, {"action", "accept"}});
     auto r1w = rating(1, "rapid"), r1b = rating(2, "rapid");
@@ -214,6 +214,11 @@ TEST_F(RatingsFixture, P23CasualAbortedAndAnonymousGamesChangeNothing) {
     Game early = start({{"time_control", "5+3"}, {"casual", false}}, &alice, &bob);
     open_with(early, {"e2e4"});
     send(early, WHITE, {{"t", "resign"}});
+    // Issue 25 item 8: Black has made one move, White two: not rated either.
+    Game short_one = start({{"time_control", "5+3"}, {"casual", false}}, &alice, &bob);
+    open_with(short_one, {"e2e4", "e7e5", "g1f3"});
+    send(short_one, BLACK, {{"t", "resign"}});
+    EXPECT_EQ(short_one.white->last_of("state")["game"]["status"], "resignation");
     // An anonymous invitee: not rated, whatever the creator asked.
     Game anon = start({{"time_control", "5+3"}, {"casual", false}}, &alice, nullptr);
     EXPECT_FALSE(anon.white->last_of("state")["game"]["rated"].get<bool>());
@@ -238,7 +243,7 @@ TEST_F(RatingsFixture, P23CasualAbortedAndAnonymousGamesChangeNothing) {
 
 TEST_F(RatingsFixture, P23Chess960HasOneClassAtEveryTimeControl) {
     Game g = start({{"time_control", "1+0"}, {"variant", "chess960"}, {"chess960", 518}, {"casual", false}}, &alice, &bob);
-    open_with(g, {"e2e4", "e7e5"});
+    open_with(g, {"e2e4", "e7e5", "g1f3", "b8c6"});
     send(g, WHITE, {{"t", "resign"}});
     EXPECT_TRUE(rating(1, "chess960").has_value());
     EXPECT_FALSE(rating(1, "bullet").has_value());

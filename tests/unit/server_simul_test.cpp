@@ -153,10 +153,21 @@ struct SimulFixture : ::testing::Test {
         return ok(call("GET", "/api/v1/simuls/" + id + (key.empty() ? "" : "?key=" + key), nullptr, who));
     }
     json game_state(const std::string& game) { return json::parse(hub->state_json(game).value())["game"]; }
+    // Issue 25: a seat that is an account's is played by that account's connection:
+    // the seat a token holds, opened anonymously or by whichever test account owns it.
+    Answer<Seat> connect_as_owner(const std::string& game, const std::string& token_, const std::shared_ptr<Collector>& c) {
+        for (const Account* who : std::initializer_list<const Account*>{nullptr, &host, &anna, &carl}) {
+            auto seat = hub->connect(game, token_, c, who);
+            if (!seat || *seat != Seat::SPECTATOR) return seat;
+            hub->disconnect(game, c.get());
+            c->messages.clear();
+        }
+        return Seat::SPECTATOR;
+    }
     // A move or other message on a seat of a game.
     void play(const std::string& game, const std::string& token_, const json& msg) {
         auto c = std::make_shared<Collector>();
-        auto seat = hub->connect(game, token_, c);
+        auto seat = connect_as_owner(game, token_, c);
         ASSERT_TRUE(seat.ok());
         hub->handle_message(game, *seat, msg.dump(), *c);
         ASSERT_FALSE(c->messages.empty());
@@ -206,7 +217,7 @@ TEST_F(SimulFixture, P18HostAgainstThreePlayersColoursClocksResultsAndSummary) {
         EXPECT_EQ(g["clock"]["time_control"], "5+3");
         EXPECT_EQ(g["clock"][hc + "_ms"], 300'000 + 30'000);
         EXPECT_EQ(g["clock"][pc + "_ms"], 300'000);
-        EXPECT_EQ(hub->connect(game, host_tokens.back(), std::make_shared<Collector>()).value(),
+        EXPECT_EQ(hub->connect(game, host_tokens.back(), std::make_shared<Collector>(), &host).value(),
                   hc == "white" ? Seat::WHITE_SEAT : Seat::BLACK_SEAT);
     }
     // Each player sees its own board and seat, never the host's.
@@ -335,6 +346,43 @@ TEST_F(SimulFixture, P18OnlyTheHostStartsAndCancels) {
     json list = ok(call("GET", "/api/v1/simuls"));
     ASSERT_EQ(list["simuls"].size(), 1u);  // the cancelled one is not listed
     EXPECT_EQ(list["simuls"][0]["id"], id);
+}
+
+// Issue 25: the 500 open simuls never expired. One nobody joined (robots are not
+// people) is cancelled after an hour; one never started, after a day.
+TEST_F(SimulFixture, Issue25OpenSimulsNobodyCameToExpire) {
+    const std::string empty = create({{"name", "Nobody came"}, {"time_control", "3+2"}});
+    const std::string robots = create({{"name", "Only robots"}, {"time_control", "3+2"}});
+    ok(call("POST", "/api/v1/simuls/" + robots + "/join", {{"robot", 3}}, &host), 201);
+    const std::string joined = create({{"name", "Anna came"}, {"time_control", "3+2"}});
+    ok(call("POST", "/api/v1/simuls/" + joined + "/join", json::object(), &anna), 201);
+    now += 3'600'000 - 1;
+    simuls->tick();
+    EXPECT_EQ(get(empty)["simul"]["status"], "open");
+    now += 1;
+    simuls->tick();
+    EXPECT_EQ(get(empty)["simul"]["status"], "cancelled");
+    EXPECT_EQ(get(robots)["simul"]["status"], "cancelled");
+    EXPECT_EQ(get(joined)["simul"]["status"], "open");
+    EXPECT_EQ(ok(call("GET", "/api/v1/simuls"))["simuls"].size(), 1u);
+    now += 23 * 3'600'000;
+    simuls->tick();
+    EXPECT_EQ(get(joined)["simul"]["status"], "cancelled");
+    EXPECT_EQ(call("POST", "/api/v1/simuls/" + joined + "/start", json::object(), &host).status, 409);
+}
+
+// Issue 25 item 10: a simul's name follows the one rule for names, in characters.
+TEST_F(SimulFixture, Issue25SimulNamesFollowTheOneRule) {
+    std::string sixty;
+    for (int i = 0; i < 60; ++i) sixty += "é";  // 120 bytes
+    EXPECT_EQ(call("POST", "/api/v1/simuls", {{"name", sixty}, {"time_control", "3+2"}}, &host).status, 201);
+    for (const char* bad : {"evil\u202etxt", "a\u2066b", "zero\u200bwidth", "bom\ufeff", "line\u2028sep"}) {
+        auto r = call("POST", "/api/v1/simuls", json::parse(std::string(R"({"name":")") + bad + R"(","time_control":"3+2"})"), &host);
+        EXPECT_EQ(r.status, 400) << bad;
+        EXPECT_EQ(json::parse(r.body)["code"], "bad_name") << r.body;
+    }
+    auto long_one = call("POST", "/api/v1/simuls", {{"name", sixty + "é"}, {"time_control", "3+2"}}, &host);
+    EXPECT_NE(long_one.body.find("longer than 60 characters (61)"), std::string::npos) << long_one.body;
 }
 
 // Bad input gets a JSON error naming the field; nothing is made.
@@ -504,7 +552,7 @@ TEST_F(SimulFixture, P18R14NoFirstMoveLosesByForfeitTheHostHasTheLongerLimit) {
     // Board 1: the host is White; board 2: carl is White. Nobody may abort.
     {
         auto c = std::make_shared<Collector>();
-        auto seat = hub->connect(g1, h1, c);
+        auto seat = hub->connect(g1, h1, c, &host);
         ASSERT_TRUE(seat.ok());
         hub->handle_message(g1, *seat, R"({"v":1,"t":"abort"})", *c);
         EXPECT_EQ(c->messages.back()["t"], "error");
@@ -572,7 +620,7 @@ TEST_F(SimulFixture, P18R14AStopWhileTheGamesAreMadeLeavesEveryBoardOneGame) {
         EXPECT_EQ(g["clock"][hc + "_ms"], 300'000 + 40'000);
         EXPECT_EQ(g["clock"][pc + "_ms"], 300'000);
         ASSERT_TRUE(s["you"]["seats"].contains(game));
-        EXPECT_EQ(hub->connect(game, s["you"]["seats"][game].get<std::string>(), std::make_shared<Collector>()).value(),
+        EXPECT_EQ(hub->connect(game, s["you"]["seats"][game].get<std::string>(), std::make_shared<Collector>(), &host).value(),
                   hc == "white" ? Seat::WHITE_SEAT : Seat::BLACK_SEAT);
     }
     EXPECT_EQ(std::set<std::string>(games.begin(), games.end()).size(), 4u);

@@ -70,6 +70,9 @@ test('items 6 and 10: a rated game says Rated and shows both ratings; the profil
   const black = white === alice ? bob : alice;
   await move(white, 'e2', 'e4'); await waitPly(black, 1);
   await move(black, 'e7', 'e5'); await waitPly(white, 2);
+  // Issue 25: rated once both sides made two moves.
+  await move(white, 'g1', 'f3'); await waitPly(black, 3);
+  await move(black, 'b8', 'c6'); await waitPly(white, 4);
   await black.click('[data-action=resign]');
   const confirm = black.locator('[data-action=resign-confirm]');
   if (await confirm.count()) await confirm.click();

@@ -53,6 +53,11 @@ test('P23: a rated lobby game moves both ratings; the game, the PGN and the prof
   await waitPly(bob, 1);
   await move(bob, 'e7', 'e5');
   await waitPly(alice, 2);
+  // Issue 25: a game is rated once both sides made two moves.
+  await move(alice, 'g1', 'f3');
+  await waitPly(bob, 3);
+  await move(bob, 'b8', 'c6');
+  await waitPly(alice, 4);
   // Black resigns.
   await bob.click('[data-action=resign]');
   const confirm = bob.locator('[data-action=resign-confirm]');
@@ -107,7 +112,7 @@ test('P21: the invitee names their seat; the name is remembered and the opponent
   await boris.evaluate(() => { const i = document.querySelector('[data-field=player-name]'); i.removeAttribute('maxlength'); });
   await boris.fill('[data-field=player-name]', 'x'.repeat(41));
   await boris.click('form[data-form=player-name] button[type=submit]');
-  await boris.waitForFunction(() => /1 to 40 bytes/.test(document.body.textContent));
+  await boris.waitForFunction(() => /1 to 40 characters/.test(document.body.textContent));
   assert.equal((await apiState(anna)).players.black.name, 'Boris the Bold');
   // Remembered: the next invite link this browser opens plays under that name at once.
   await anna.goto(server.url + '/');

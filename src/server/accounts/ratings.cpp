@@ -33,7 +33,7 @@ std::optional<club::RatingClass> rated_class(const StoredGame& g) {
 
 bool changes_ratings(const StoredGame& g, const Outcome& o, int plies_played) {
     if (o.reason == Status::ONGOING || o.reason == Status::ABORTED) return false;
-    return plies_played >= 2 && rated_class(g).has_value();
+    return plies_played >= MinRatedPlies && rated_class(g).has_value();
 }
 
 std::optional<std::string> rating_class_of(const TimeControl& tc, bool chess960) {

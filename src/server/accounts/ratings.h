@@ -34,8 +34,10 @@ constexpr double RatingPeriodsPerDay = 0.21436;
 // (standard, or a Chess960 start by its number).
 std::optional<club::RatingClass> rated_class(const StoredGame& g);
 // Whether a finished game changes the ratings: rated, and decided by play: an aborted
-// game, or one in which a side has not moved yet (`plies_played` from the start
-// position), changes nothing.
+// game, or one in which a side has not made MinRatedPlies / 2 moves (`plies_played`
+// from the start position), changes nothing (issue 25: two accounts trading one move
+// and a resignation farmed 1,000 points in 30 games; lichess's rule is two moves each).
+inline constexpr int MinRatedPlies = 4;
 bool changes_ratings(const StoredGame& g, const Outcome& o, int plies_played);
 
 // The rating class of a time control, by name ("blitz", …, "chess960"; club::rating_class,

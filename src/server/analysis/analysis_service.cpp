@@ -129,7 +129,8 @@ void AnalysisService::on_report(const std::string& game_id, const AnalysisPool::
         if (it == pending_.end()) return;
         p = std::move(it->second);
         pending_.erase(it);
-        if (auto c = at_once_.find(p.client); c != at_once_.end() && --c->second <= 0) at_once_.erase(c);
+        for (const std::string& key : p.clients)
+            if (auto c = at_once_.find(key); c != at_once_.end() && --c->second <= 0) at_once_.erase(c);
     }
     if (st.state != AnalysisPool::State::DONE || !st.result) return;  // the pool keeps the error for status()
     std::string text = analysis_json(*st.result, p.start, p.moves, options_.settings);
@@ -168,7 +169,11 @@ Answer<std::string> AnalysisService::status(const std::string& game_id) {
 }
 
 std::pair<int, Answer<std::string>> AnalysisService::request(const std::string& game_id, std::string_view body,
-                                                             const std::string& client) {
+                                                             const std::string& client_address, std::int64_t account) {
+    // Issue 25: a client is its address (an IPv6 /64) and, signed in, its account too;
+    // anonymous requests ("anonymous") share part of the queue.
+    const std::string client = address_group(client_address);
+    std::vector<std::string> keys{client, account ? "account:" + std::to_string(account) : std::string("anonymous")};
     // The body is optional; when there is one it is a JSON object of protocol 1.
     if (!body.empty()) {
         json j = json::parse(body, nullptr, false);
@@ -197,12 +202,20 @@ std::pair<int, Answer<std::string>> AnalysisService::request(const std::string& 
     std::lock_guard lock(mutex_);
     const bool known_job = pending_.count(game_id) > 0;
     if (!known_job && options_.client_limits) {
-        auto c = at_once_.find(client);
-        if (c != at_once_.end() && c->second >= options_.per_client_at_once)
-            return {429, ProtocolError{"rate_limited",
-                                       "you have " + std::to_string(c->second) +
-                                           " analyses under way; wait for one to finish before you ask for another",
-                                       429}};
+        for (size_t k = 0; k < 2; ++k) {
+            auto c = at_once_.find(keys[k]);
+            const int cap = k == 1 && !account ? std::max(1, int(options_.pool.max_queue / 2)) : options_.per_client_at_once;
+            if (c != at_once_.end() && c->second >= cap)
+                return {429, ProtocolError{"rate_limited",
+                                           k == 1 && !account
+                                               ? "the analyses asked for without an account fill their share of the queue; "
+                                                 "sign in, or try again later"
+                                               : "you have " + std::to_string(c->second) +
+                                                     " analyses under way; wait for one to finish before you ask for another",
+                                           429}};
+        }
+        if (account && !started_.allow("account:" + std::to_string(account), now_()))
+            return {429, ProtocolError{"rate_limited", "you have asked for many analyses; try again in a few minutes", 429}};
         if (!started_.allow(client, now_()))
             return {429, ProtocolError{"rate_limited", "you have asked for many analyses; try again in a few minutes", 429}};
     }
@@ -215,8 +228,8 @@ std::pair<int, Answer<std::string>> AnalysisService::request(const std::string& 
         return {200, done_message(game_id, text)};
     }
     if (!known_job) {
-        pending_[game_id] = Pending{client, g.start, std::move(g.moves)};
-        ++at_once_[client];
+        for (const std::string& key : keys) ++at_once_[key];
+        pending_[game_id] = Pending{std::move(keys), g.start, std::move(g.moves)};
     }
     json j{{"v", 1},
            {"t", "analysis"},

@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "engine/analysis.h"
 #include "server/analysis/analysis_pool.h"
@@ -50,8 +51,11 @@ public:
 
     // POST: starts (or finds) the analysis of a finished game. 200 with the analysis
     // when there is one, 202 with the progress otherwise.
+    // `client`: the address; `account`: the signed-in account (0: none). Issue 25: the
+    // limits hold per address (an IPv6 /64) and per account, and anonymous requests
+    // have at most half of the queue.
     std::pair<int, Answer<std::string>> request(const std::string& game_id, std::string_view body,
-                                                const std::string& client);
+                                                const std::string& client, std::int64_t account = 0);
     // GET: the analysis or its progress; not_found when nobody asked for one.
     Answer<std::string> status(const std::string& game_id);
     // Games waiting for a worker (outpost_analysis_queue).
@@ -63,7 +67,7 @@ public:
 
 private:
     struct Pending {
-        std::string client;
+        std::vector<std::string> clients;  // the keys of at_once_ it counts under
         Position start;
         std::vector<Move> moves;
     };

@@ -22,12 +22,31 @@ namespace outpost::server {
 struct EdgeLimits {
     bool enabled = true;                 // false: no per-address limits (benchmarks)
     int connections_per_ip = 128;        // open TCP connections (HTTP and WebSocket)
+    int max_connections = 0;             // open connections in all (issue 25); 0: default_max_connections()
     double http_per_second = 50, http_burst = 400;    // every HTTP request
     double post_per_second = 1, post_burst = 60;      // POST (game creation, lookups)
     double ws_per_second = 20, ws_burst = 200;        // WebSocket messages, all of an address's connections
     int ws_rejected_before_close = 50;   // rate_limited answers in a row, then the connection is closed
     size_t send_queue_bytes = 1 << 20;   // unsent bytes a connection may hold; a slower reader is closed
 };
+
+// The key a client is limited under (issue 25): an IPv4 address is itself (an
+// IPv4-mapped IPv6 address too: "::ffff:1.2.3.4" is "1.2.3.4"); an IPv6 address is
+// its /64 ("2001:db8:1:2::/64"), the block one subscriber owns; any other text is
+// itself.
+std::string address_group(std::string_view address);
+
+// The Host header of a request, checked against the names the server is reached by
+// (issue 25, DNS rebinding: a page of another site whose name the attacker points
+// at this server sends its own name). Allowed: no Host (not a browser), an IP
+// literal (a rebinding page always has a name), "localhost" (and names under
+// .localhost), and the names of `--host-name` (a port after any of them is ignored;
+// case-insensitive).
+bool host_allowed(std::string_view host, const std::vector<std::string>& names);
+
+// The server-wide connection cap when none is given: most of the process's file
+// limit (RLIMIT_NOFILE), leaving room for the database, the web files and logs.
+int default_max_connections();
 
 // A token bucket: `burst` tokens, refilled at `per_second`.
 struct TokenBucket {
@@ -36,7 +55,7 @@ struct TokenBucket {
     bool take(double per_second, double burst, Millis now);
 };
 
-// Buckets by client key (its IP address); thread-safe. Keys idle long enough for a
+// Buckets by client key (its IP address, grouped by address_group); thread-safe. Keys idle long enough for a
 // full bucket are forgotten, so the table stays as small as the set of active clients.
 class RateLimiter {
 public:
@@ -50,16 +69,52 @@ private:
     Millis last_sweep_ = 0;
 };
 
-// Open connections by IP address; thread-safe.
+// Open connections by IP address (grouped by address_group), and in all; thread-safe.
 class ConnectionCounter {
 public:
-    bool try_add(const std::string& ip, int cap);
+    // Adds a connection unless its address has `cap` already, or the server has
+    // `total_cap` (0: no server-wide cap).
+    bool try_add(const std::string& ip, int cap, int total_cap = 0);
     void remove(const std::string& ip);
     int count(const std::string& ip);
+    int total();
 
 private:
     std::mutex mutex_;
     std::unordered_map<std::string, int> open_;
+    int total_ = 0;
+};
+
+// Password attempts per account (issue 25, item 7): limits that hold against many
+// addresses. An account's first `free_failures` wrong passwords cost nothing; after
+// them, each further attempt must wait a delay that doubles with every failure
+// (`first_delay_ms`, then twice that, … at most `max_delay_ms`), whatever address it
+// comes from. A right password after the delay works, and ends the count: the owner
+// is slowed, never locked out. Thread-safe; keys idle for a day are forgotten.
+class AttemptGuard {
+public:
+    struct Options {
+        int free_failures = 5;
+        Millis first_delay_ms = 2'000;
+        Millis max_delay_ms = 300'000;
+    };
+    AttemptGuard() : AttemptGuard(Options{}) {}
+    explicit AttemptGuard(Options o) : options_(o) {}
+    // 0 when an attempt may go on now; otherwise the milliseconds still to wait.
+    Millis wait_ms(const std::string& key, Millis now);
+    void failed(const std::string& key, Millis now);
+    void succeeded(const std::string& key);
+
+private:
+    struct Entry {
+        int failures = 0;
+        Millis next = 0;  // no attempt before this
+        Millis last = 0;
+    };
+    Options options_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, Entry> entries_;
+    Millis last_sweep_ = 0;
 };
 
 // A WebSocket upgrade is accepted without an Origin header (not a browser: a browser

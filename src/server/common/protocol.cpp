@@ -1,6 +1,7 @@
 // Outpost — protocol v1: readers and writers of every message (docs/protocol.md).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/common/protocol.h"
+#include "server/common/names.h"
 
 #include "server/common/json_writer.h"
 
@@ -275,39 +276,7 @@ std::string write_client_message(const ClientMessage& m) {
 // --- HTTP requests -----------------------------------------------------------------------
 
 Answer<std::string> read_player_name(std::string_view text, std::string_view field) {
-    const std::string f(field);
-    const auto bad_name = [](std::string message) { return ProtocolError{"bad_name", std::move(message), 400}; };
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    if (text.empty()) return bad_name(f + " is empty");
-    if (text.size() > 40) return bad_name(f + " is longer than 40 bytes (" + std::to_string(text.size()) + ")");
-    for (size_t i = 0; i < text.size();) {
-        const auto b = static_cast<unsigned char>(text[i]);
-        const int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-        if (n == 0 || i + n > text.size()) return bad_name(f + " is not valid UTF-8 (byte " + std::to_string(i + 1) + ")");
-        char32_t cp = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-        for (int k = 1; k < n; ++k) {
-            const auto c = static_cast<unsigned char>(text[i + k]);
-            if ((c >> 6) != 2) return bad_name(f + " is not valid UTF-8 (byte " + std::to_string(i + k + 1) + ")");
-            cp = (cp << 6) | (c & 0x3F);
-        }
-        const char32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return bad_name(f + " is not valid UTF-8 (byte " + std::to_string(i + 1) + ")");
-        // C0 and C1 controls, DEL; line and paragraph separators; the bidirectional
-        // embeddings, overrides and isolates (they turn the text around it); zero-width
-        // and byte-order marks.
-        const bool control = cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
-                             (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0x200B && cp <= 0x200F) ||
-                             cp == 0xFEFF;
-        if (control) {
-            char hex[16];
-            std::snprintf(hex, sizeof hex, "U+%04X", unsigned(cp));
-            return bad_name(f + " contains a control character (" + hex + ") at byte " + std::to_string(i + 1));
-        }
-        i += size_t(n);
-    }
-    return std::string(text);
+    return read_name(text, field, MaxPlayerNameChars);
 }
 
 Answer<NewGameRequest> read_new_game(std::string_view body) {

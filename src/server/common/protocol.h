@@ -90,10 +90,10 @@ using ClientMessage = std::variant<in::Move, in::Resign, in::Draw, in::Claim, in
                                    in::Rematch, in::Ping, in::Sync, in::Presence, in::Seal, in::Resume, in::Name>;
 
 // P21: a name an anonymous player gives themselves (the new-game fields `name` and
-// `opponent_name`, the lobby's `name`, the `name` message): spaces around it are
-// dropped; then 1 to 40 bytes of UTF-8 without control characters (nor the
-// invisible ones that reorder or break a line). The error names `field` and says
-// what is wrong.
+// `opponent_name`, the lobby's `name`, the `name` message): the rule of every name
+// (common/names.h, issue 25), at most MaxPlayerNameChars characters. The error names
+// `field` and says what is wrong.
+inline constexpr std::size_t MaxPlayerNameChars = 40;
 Answer<std::string> read_player_name(std::string_view text, std::string_view field);
 
 Answer<ClientMessage> read_client_message(std::string_view text);

@@ -110,7 +110,7 @@ HttpResponse route(const HttpRequest& req, Hub& hub, const StaticFiles& files, A
                 if (!valid_id(rest)) return error_response({"not_found", "no such game", 404});
                 if (req.method == "GET") return answer(analysis->status(rest));
                 if (req.method != "POST") return error_response({"bad_request", "use GET or POST", 405});
-                auto [status, a] = analysis->request(rest, req.body, req.client);
+                auto [status, a] = analysis->request(rest, req.body, req.client, req.account ? req.account->id : 0);
                 return answer(a, status);
             }
             const bool want_pgn = rest.ends_with("/pgn");

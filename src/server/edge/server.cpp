@@ -54,6 +54,10 @@ using namespace std::chrono_literals;
 
 constexpr size_t MaxHttpBody = 64 * 1024;
 constexpr size_t MaxWsMessage = 4096;
+// A message over MaxWsMessage is read in pieces and thrown away, then answered with
+// bad_request (docs/protocol.md); one over this is not read at all: the connection
+// closes (1009), as reading it would be the flood.
+constexpr size_t MaxWsDiscarded = 1 << 20;
 
 Millis monotonic_now() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -66,6 +70,8 @@ std::int64_t wall_now() {
 struct Edge {
     EdgeLimits limits;
     std::vector<std::string> allowed_origins;
+    std::vector<std::string> host_names;  // issue 25: the names of --host-name (guards.h host_allowed)
+    int max_connections = 0;              // in all (issue 25)
     RateLimiter http{limits.http_per_second, limits.http_burst};
     RateLimiter post{limits.post_per_second, limits.post_burst};
     RateLimiter ws{limits.ws_per_second, limits.ws_burst};
@@ -163,7 +169,7 @@ public:
         const auto param = [&q](const char* name) { return q.count(name) ? q.at(name) : std::string(); };
         beast::get_lowest_layer(ws_).expires_never();
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-        ws_.read_message_max(MaxWsMessage);
+        ws_.read_message_max(MaxWsDiscarded);
         // Pongs to the server's pings measure the connection's round trip (C5).
         ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
             if (kind != websocket::frame_type::pong || !ping_sent_at_ || sv(payload) != std::to_string(ping_counter_)) return;
@@ -191,11 +197,10 @@ public:
             co_return;
         }
         asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
-        beast::flat_buffer buffer;
+        std::string text;
         int rejected = 0;
         for (;;) {
-            buffer.clear();
-            co_await ws_.async_read(buffer, asio::redirect_error(use_awaitable, ec));
+            const bool too_big = co_await read_message(text, ec);
             if (ec == websocket::error::message_too_big) {
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "message too large (the limit is 4096 bytes)"})));
                 break;  // Beast closes a stream whose message was too big
@@ -216,12 +221,16 @@ public:
                 continue;
             }
             rejected = 0;
+            if (too_big) {  // issue 25: answered as the protocol says; the connection goes on
+                deliver(std::make_shared<const std::string>(
+                    error_json({"bad_request", "message too large (the limit is 4096 bytes); it was not read"})));
+                continue;
+            }
             if (!ws_.got_text()) {
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "send JSON text messages"})));
                 continue;
             }
-            const auto data = buffer.data();
-            shared.bus->send(address, *this, std::string_view(static_cast<const char*>(data.data()), data.size()), measured_lag_);
+            shared.bus->send(address, *this, text, measured_lag_);
         }
         if (!closing_) closed_ = true;
         ping_timer_.cancel();
@@ -229,6 +238,28 @@ public:
     }
 
 private:
+    // One message into `text`, read in pieces of at most MaxWsMessage bytes so that a
+    // longer one is thrown away as it comes (true: it was too big; `text` is empty).
+    awaitable<bool> read_message(std::string& text, beast::error_code& ec) {
+        text.clear();
+        bool too_big = false;
+        beast::flat_buffer piece;
+        do {
+            piece.clear();
+            co_await ws_.async_read_some(piece, MaxWsMessage, asio::redirect_error(use_awaitable, ec));
+            if (ec) co_return false;
+            const auto data = piece.data();
+            if (!too_big && text.size() + data.size() <= MaxWsMessage) {
+                text.append(static_cast<const char*>(data.data()), data.size());
+            } else if (!too_big) {
+                too_big = true;
+                text.clear();
+                text.shrink_to_fit();
+            }
+        } while (!ws_.is_message_done());
+        co_return too_big;
+    }
+
     // Pings every PingEveryMs (the first at once), one at a time.
     static awaitable<void> pinger(std::shared_ptr<WsSession> self) {
         beast::error_code ec;
@@ -321,6 +352,10 @@ std::optional<HttpResponse> edge_check(const http::request<http::string_body>& r
                                   {{"Retry-After", "5"}});
         }
     }
+    // Issue 25: DNS rebinding (guards.h host_allowed).
+    if (!host_allowed(sv(req[http::field::host]), edge.host_names))
+        return error_response({"forbidden_host",
+                               "this server does not answer to the name in the Host header (see --host-name)", 421});
     if (req.method() == http::verb::post && !is_json_content_type(sv(req[http::field::content_type])))
         return error_response({"bad_request", "a POST body must be JSON, sent with Content-Type: application/json", 415});
     if (websocket::is_upgrade(req) &&
@@ -428,13 +463,14 @@ awaitable<void> listener(tcp::acceptor& acceptor, Shared shared) {
         const auto peer = socket.remote_endpoint(ec);
         if (ec) continue;
         std::string ip = peer.address().to_string();
-        // A cap on the connections of one address: over it, the new one is closed at once.
-        if (shared.edge->limits.enabled && !shared.edge->connections.try_add(ip, shared.edge->limits.connections_per_ip)) {
+        // A cap on the connections of one address (its /64 for IPv6), and on all of
+        // them (issue 25): over either, the new one is closed at once.
+        const int per_ip = shared.edge->limits.enabled ? shared.edge->limits.connections_per_ip : std::numeric_limits<int>::max();
+        if (!shared.edge->connections.try_add(ip, per_ip, shared.edge->max_connections)) {
             metrics().limit_refusals.inc("connections");
             socket.close(ec);
             continue;
         }
-        if (!shared.edge->limits.enabled) shared.edge->connections.try_add(ip, std::numeric_limits<int>::max());
         // Moves are small messages that must leave at once (no Nagle delay).
         socket.set_option(tcp::no_delay(true), ec);
         auto ex = socket.get_executor();
@@ -520,7 +556,10 @@ int run_server(const ServerConfig& config) {
             if (r.rating_class == rating_class) return LobbyRating{int(std::lround(r.rating)), is_provisional(r)};
         return std::nullopt;
     };
-    if (!config.limits.enabled) lobby_env.max_seeks_per_client = std::numeric_limits<int>::max() / 2;
+    if (!config.limits.enabled) {
+        lobby_env.max_seeks_per_client = std::numeric_limits<int>::max() / 2;
+        lobby_env.max_anonymous_seeks = lobby_env.max_seeks;
+    }
     Lobby lobby(lobby_env);
     std::atomic<EventService*> events_hook{nullptr};  // issue 13: results of event games
     // P18: simuls, in the same database; their boards' results come from the hub.
@@ -617,6 +656,8 @@ int run_server(const ServerConfig& config) {
     bus.serve(Topic::LOBBY, &lobby_on_bus);
     bus.serve(Topic::SIMUL, &simuls_on_bus);
     Edge edge(config.limits, config.allowed_origins);
+    edge.host_names = config.host_names;
+    edge.max_connections = config.limits.max_connections > 0 ? config.limits.max_connections : default_max_connections();
     LiveSessions sessions;
     asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sessions}), asio::detached);
     unsigned short metrics_port = 0;

@@ -26,6 +26,9 @@ struct ServerConfig {
     int invite_wait_minutes = 24 * 60;  // how long an invitation waits for the friend (issue 28)
     // Origins besides the server's own whose pages may open WebSockets ("*": any).
     std::vector<std::string> allowed_origins;
+    // Names besides IP literals and localhost that requests may carry in Host (issue
+    // 25: DNS rebinding; common/guards.h host_allowed).
+    std::vector<std::string> host_names;
     EdgeLimits limits;
     // Analysis of finished games (docs/protocol.md, "Analysis"): nodes per position,
     // games analysed at once, games waiting.

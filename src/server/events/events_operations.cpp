@@ -3,6 +3,9 @@
 // round (pairing it with src/club) and entering results.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/events/events.h"
+#include "server/common/http_answer.h"
+#include "server/common/names.h"
+#include "server/common/game_bounds.h"
 #include "server/events/events_detail.h"
 #include "server/common/http_answer.h"
 
@@ -44,10 +47,10 @@ Answer<std::string> EventService::create(const Account& organiser, std::string_v
     e.created_ms = wall_ms_();
     auto name = j->find("name");
     if (name == j->end() || !name->is_string()) return bad_field("name", "must be a string");
-    e.name = name->get<std::string>();
-    if (e.name.empty() || e.name.size() > MaxName) return bad_field("name", "must be 1 to 100 characters");
-    for (unsigned char ch : e.name)
-        if (ch < 0x20 || ch == 0x7f) return bad_field("name", "must not hold control characters");
+    // Issue 25: the one rule for names (common/names.h), counted in characters.
+    auto read = read_name(name->get<std::string>(), "field 'name'", MaxName);
+    if (!read) return read.error();
+    e.name = *read;
     auto system = j->find("system");
     if (system == j->end() || !system->is_string() || !system_from(system->get<std::string>()))
         return bad_field("system", "must be swiss, round-robin or double-round-robin");
@@ -59,9 +62,8 @@ Answer<std::string> EventService::create(const Account& organiser, std::string_v
     }
     auto tc = j->find("time_control");
     if (tc == j->end() || !tc->is_string()) return bad_field("time_control", "must be a string such as 15+10");
-    auto parsed = parse_time_control(tc->get<std::string>());
+    auto parsed = read_served_time_control(tc->get<std::string>());  // issue 25
     if (!parsed) return bad_field("time_control", parsed.error().message);
-    if (parsed->correspondence() && parsed->days_per_move > 14) return bad_field("time_control", "days per move must be 1 to 14");
     e.time_control = parsed->to_string();
     if (auto rated = j->find("rated"); rated != j->end()) {
         if (!rated->is_boolean()) return bad_field("rated", "must be true or false");

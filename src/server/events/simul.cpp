@@ -285,6 +285,19 @@ void SimulService::on_live_game(const LiveGame& g) {
 
 void SimulService::tick() {
     std::lock_guard lock(mutex_);
+    // Issue 25: an open simul nobody came to, or one never started, is cancelled (the
+    // cap on open simuls is not held by the abandoned ones).
+    const std::int64_t now = env_.wall_ms();
+    for (auto& [id, sim] : simuls_) {
+        if (sim.status != "open") continue;
+        const bool someone = std::any_of(sim.players.begin(), sim.players.end(), [](const Player& p) { return p.robot_level == 0; });
+        const std::int64_t age = now - sim.created_ms;
+        if ((!someone && age >= env_.empty_expiry_ms) || age >= env_.open_expiry_ms) {
+            sim.status = "cancelled";
+            sim.finished_ms = now;
+            changed(sim);
+        }
+    }
     for (const std::string& id : dirty_)
         if (auto s = simuls_.find(id); s != simuls_.end()) save(s->second);
     dirty_.clear();

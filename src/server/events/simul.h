@@ -59,6 +59,10 @@ struct SimulEnv {
     std::size_t max_open = 500;      // simuls not finished in all
     int max_applicants = 100;        // entries (accepted or not) per simul
     std::size_t max_finished_in_memory = 200;
+    // Issue 25: an open simul without a player (robots are not players) this long after
+    // its creation is cancelled, and any open simul this long after it.
+    std::int64_t empty_expiry_ms = 3'600'000;
+    std::int64_t open_expiry_ms = 24 * 3'600'000;
 };
 
 class SimulService {

@@ -11,6 +11,8 @@
 
 #include "chess/clock.h"
 #include "server/common/guards.h"
+#include "server/common/names.h"
+#include "server/common/game_bounds.h"
 
 namespace outpost::server {
 
@@ -22,7 +24,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* Prefix = "/api/v1/simuls";
-constexpr std::size_t MaxSimulName = 60, MaxPlayerName = 40;
+constexpr std::size_t MaxSimulName = 60, MaxPlayerName = MaxPlayerNameChars;
 
 ProtocolError only_host(const char* what) { return not_allowed(std::string("only the host ") + what); }
 
@@ -54,11 +56,6 @@ std::optional<ProtocolError> bool_field(const json& j, const char* name, std::op
     return std::nullopt;
 }
 
-// A name people read: no control characters, not only spaces.
-bool readable_name(const std::string& s) {
-    if (s.find_first_not_of(' ') == std::string::npos) return false;
-    return std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
-}
 
 }  // namespace
 
@@ -110,15 +107,18 @@ HttpResponse SimulService::create(const HttpRequest& req) {
     std::optional<std::string> name, color, tc_text;
     std::optional<int> extra, max_boards;
     std::optional<bool> directly;
-    for (auto e : {text_field(j, "name", name, MaxSimulName), text_field(j, "color", color, 16),
+    for (auto e : {text_field(j, "name", name, 4 * MaxSimulName), text_field(j, "color", color, 16),
                    text_field(j, "time_control", tc_text, 64), int_field(j, "host_extra", extra, 0, 60),
                    int_field(j, "max_boards", max_boards, 1, env_.max_boards), bool_field(j, "join_directly", directly)})
         if (e) return error_answer(*e);
-    if (!name || !readable_name(*name)) return error_answer(bad_request("field 'name' must be a name of 1 to 60 bytes"));
+    if (!name) return error_answer(bad_request("field 'name' is missing"));
+    // Issue 25: the one rule for names (common/names.h), counted in characters.
+    if (auto read = read_name(*name, "field 'name'", MaxSimulName); !read) return error_answer(read.error());
+    else name = *read;
     if (color && *color != "white" && *color != "black" && *color != "alternate")
         return error_answer(bad_request("field 'color' must be 'white', 'black' or 'alternate'"));
     if (!tc_text) return error_answer(bad_request("field 'time_control' is missing (\"-\" for no clock)"));
-    auto tc = parse_time_control(*tc_text);
+    auto tc = read_served_time_control(*tc_text);
     if (!tc) return error_answer(bad_request("field 'time_control': " + tc.error().message));
     if (tc->correspondence())
         return error_answer(bad_request("field 'time_control': a simul is played at one sitting, not by correspondence"));
@@ -203,7 +203,7 @@ HttpResponse SimulService::join(const HttpRequest& req, const std::string& id) {
     if (!body) return error_answer(body.error());
     std::optional<std::string> name, key;
     std::optional<int> robot;
-    for (auto e : {text_field(*body, "name", name, MaxPlayerName), text_field(*body, "key", key, 64),
+    for (auto e : {text_field(*body, "name", name, 4 * MaxPlayerName), text_field(*body, "key", key, 64),
                    int_field(*body, "robot", robot, 1, 10)})
         if (e) return error_answer(*e);
     const std::int64_t account = req.account ? req.account->id : 0;
@@ -219,8 +219,13 @@ HttpResponse SimulService::join(const HttpRequest& req, const std::string& id) {
         for (const Player& p : s->players)
             if ((account && p.account == account) || (key && !key->empty() && p.key == *key))
                 return HttpResponse{200, "application/json", view(*s, Viewer{account, p.key}), {}};
-        if (!account && (!name || !readable_name(*name)))
-            return error_answer(bad_request("field 'name' must be a name of 1 to 40 bytes (anonymous players give one)"));
+        if (!account && !name)
+            return error_answer(bad_request("field 'name' is missing (anonymous players give one)"));
+        if (!account) {
+            auto read = read_player_name(*name, "field 'name'");
+            if (!read) return error_answer(read.error());
+            name = *read;
+        }
     }
     if (int(s->players.size()) >= env_.max_applicants)
         return error_answer({"rate_limited", "this simul has as many entries as it takes", 429});

@@ -161,6 +161,8 @@ public:
     // WebSocket-level operations. connect() sends the first state to the subscriber.
     // `account`: the connection's signed-in account (P21). A signed-in player who
     // connects with the token of a seat that has no account yet takes it (take_seat).
+    // Issue 25: a seat that is an account's is that account's alone: anyone else with
+    // its token is a spectator (told so with a not_your_seat error after the state).
     Answer<Seat> connect(const std::string& id, std::string_view token, const std::shared_ptr<Subscriber>& who,
                          const Account* account = nullptr);
     // P21: the seat `token` holds in game `id` becomes the account's (an anonymous game
@@ -259,6 +261,9 @@ private:
     Answer<std::optional<CreatedGame>> made_before(const NewGameRequest& spec, std::int64_t creator_account,
                                                    std::int64_t opponent_account);
     int open_games_of(const std::string& client) const;
+    // The cap on a client's unfinished games (issue 25: every way a game is made, a
+    // rematch too); `key` as Room::client ("" : not counted).
+    std::optional<ProtocolError> over_open_cap(const std::string& key) const;
     void count_open(Room& r);
     std::string robot_name(int level, int elo) const;
     void fill_robot_elo(Room& r) const;

@@ -10,6 +10,13 @@ namespace outpost::server {
 
 namespace {
 
+// The account a seat is bound to (0: none, a robot's, or both seats at one screen).
+std::int64_t seat_account(const Room& r, Seat seat) {
+    if (seat == Seat::WHITE_SEAT) return r.info.white_account;
+    if (seat == Seat::BLACK_SEAT) return r.info.black_account;
+    return 0;
+}
+
 // P22: the presence to everyone in the game but `except` (a connection that has just
 // opened hears it in its first state), after the acknowledgements on their way (it
 // never overtakes a move), by weak references (a connection may be gone by then).
@@ -35,13 +42,25 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
     auto found = find(id);
     if (!found) return found.error();
     Room& r = *found.value();
-    const Seat seat = r.seat_of(token);
+    Seat seat = r.seat_of(token);
     if (!token.empty() && seat == Seat::SPECTATOR)
         return ProtocolError{"not_your_seat", "this seat token does not belong to game " + id, 403};
     // P21: a signed-in player opening a seat nobody's account holds takes it (the
     // others see the new name); otherwise the seat stays as it is.
     if (account) {
         if (auto taken = take_seat(r, seat, *account); taken && *taken) commit(r, Change::STATE, r.game.ply());
+    }
+    // Issue 25: a seat that is an account's (claimed, or seated so from the start) is
+    // played by that account's sessions only; the bare token makes its holder a
+    // spectator, told why after the state.
+    std::optional<ProtocolError> demoted;
+    if (const std::int64_t owner = seat_account(r, seat); owner != 0 && (!account || account->id != owner)) {
+        const std::string& name = seat == Seat::WHITE_SEAT ? r.info.white_name : r.info.black_name;
+        demoted = ProtocolError{"not_your_seat",
+                                "this seat is played by the account " + name + ": sign in as " + name +
+                                    " to play it; you are watching",
+                                403};
+        seat = Seat::SPECTATOR;
     }
     r.subscribers[who.get()] = {who, seat};
     // Issue 28: the friend has opened the invitation: from now on the first moves are
@@ -55,9 +74,13 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
     // The first state goes after any acknowledgement still on its way to storage, so
     // that it never shows a move before the move is durable nor overtakes one.
     auto msg = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
+    auto note = demoted ? std::make_shared<const std::string>(error_json(*demoted)) : nullptr;
     std::weak_ptr<Subscriber> weak = who;
-    writer_.after_pending([weak, msg](const Result<bool>&) {
-        if (auto s = weak.lock()) s->deliver(msg);
+    writer_.after_pending([weak, msg, note](const Result<bool>&) {
+        if (auto s = weak.lock()) {
+            s->deliver(msg);
+            if (note) s->deliver(note);
+        }
     });
     return seat;
 }
@@ -118,6 +141,19 @@ Answer<Seat> Hub::on_join(const Address& at, const std::shared_ptr<Subscriber>& 
 }
 
 void Hub::on_message(const ClientIn& in) {
+    // Issue 25: the seat the bus kept from the join may have become an account's since
+    // (a claim over HTTP): only that account's connections act for it from then on.
+    const bool acts = !in.message || !(std::holds_alternative<in::Ping>(*in.message) || std::holds_alternative<in::Sync>(*in.message));
+    if (acts && (in.seat == Seat::WHITE_SEAT || in.seat == Seat::BLACK_SEAT)) {
+        std::int64_t owner = 0;
+        {
+            std::lock_guard lock(mutex_);
+            if (auto it = rooms_.find(in.to.id); it != rooms_.end()) owner = seat_account(*it->second, in.seat);
+        }
+        if (owner != 0 && in.from.account_id() != owner)
+            return in.from.deliver(std::make_shared<const std::string>(error_json(
+                {"not_your_seat", "this seat is played by its account's sessions: sign in to play it", 403})));
+    }
     if (in.message) handle_message(in.to.id, in.seat, *in.message, in.from, in.lag_ms);
     else handle_message(in.to.id, in.seat, in.text, in.from, in.lag_ms);
 }

@@ -13,6 +13,8 @@
 #include "server/observe/metrics.h"
 #include "chess/fen.h"
 #include "chess/pgn.h"
+#include "server/common/game_bounds.h"
+#include "server/common/guards.h"
 
 namespace outpost::server {
 
@@ -41,19 +43,11 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
     {
         std::lock_guard lock(mutex_);
         // C3: correspondence games are counted apart, under a cap of their own.
-        std::string key(client);
-        int cap = env_.max_open_games_per_client;
-        if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty()) {
+        // Issue 25: an IPv6 client is its /64 (common/guards.h address_group).
+        std::string key = client.empty() ? std::string() : address_group(client);
+        if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty())
             key += "/correspondence";
-            cap = env_.max_open_correspondence_per_client;
-        }
-        if (!key.empty() && open_games_of(key) >= cap) {
-            metrics().limit_refusals.inc("open_games");
-            return ProtocolError{"rate_limited",
-                                 "you have " + std::to_string(cap) +
-                                     " unfinished games; finish, resign or abort one before you start another",
-                                 429};
-        }
+        if (auto over = over_open_cap(key)) return *over;
         const std::int64_t creator_account = account && spec->opponent != "hotseat" ? account->id : 0;
         auto before = made_before(*spec, creator_account, opponent_account);
         if (!before) return before.error();
@@ -69,6 +63,17 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
         return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
     }
     return created;
+}
+
+std::optional<ProtocolError> Hub::over_open_cap(const std::string& key) const {
+    if (key.empty()) return std::nullopt;
+    const int cap = key.ends_with("/correspondence") ? env_.max_open_correspondence_per_client : env_.max_open_games_per_client;
+    if (open_games_of(key) < cap) return std::nullopt;
+    metrics().limit_refusals.inc("open_games");
+    return ProtocolError{"rate_limited",
+                         "you have " + std::to_string(cap) +
+                             " unfinished games; finish, resign or abort one before you start another",
+                         429};
 }
 
 Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool casual, const Account& white,
@@ -135,9 +140,10 @@ Answer<std::optional<CreatedGame>> Hub::made_before(const NewGameRequest& spec, 
 Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
                                      StorageWriter::Done on_durable, std::int64_t creator_account,
                                      std::int64_t opponent_account) {
-    auto tc = parse_time_control(spec.time_control);
-    if (!tc) return bad_request(tc.error().message);
-    if (tc->correspondence() && tc->days_per_move > 14) return bad_request("days per move must be 1 to 14 (C3)");
+    // Issue 25: every game, however made (a request, the lobby, a rematch, a simul, an
+    // event), within the server's bounds (common/game_bounds.h).
+    auto tc = read_served_time_control(spec.time_control);
+    if (!tc) return tc.error();
     if (spec.adjournment && tc->correspondence())
         return bad_request("a correspondence game is not adjourned: each move has its days already");
 
@@ -150,6 +156,11 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
         if (!game) return bad_request("PGN: " + game.error().message);
         start = game->start;
         pgn_moves = game->mainline();
+        // Replayed under the hub's lock: a bound in plies (issue 25).
+        if (int(pgn_moves.size()) > MaxStartPlies)
+            return bad_request("PGN: a game starts from at most " + std::to_string(MaxStartPlies) + " plies (" +
+                               std::to_string(MaxStartPlies / 2) + " moves); this one has " +
+                               std::to_string(pgn_moves.size()));
     } else if (!spec.fen.empty()) {
         auto pos = position_from_fen(spec.fen, spec.chess960);
         if (!pos) return bad_request("FEN: " + pos.error().message);

@@ -253,6 +253,13 @@ Hub::Handled Hub::handle(Context& c, const in::Rematch& m) {
     }
     if (m.action == Action::ACCEPT && !robot_game && c.seat != Seat::BOTH && r.rematch_offer != them)
         return not_allowed("there is no rematch offer to accept");
+    // Issue 25: a rematch is a new game of the first game's creator, under the same cap
+    // (the one who accepts may be the other player: the message says whose games).
+    if (auto over = over_open_cap(r.client)) {
+        over->message = "no rematch now: the player who made this game has as many unfinished games as one may have; "
+                        "finish, resign or abort one first";
+        return *over;
+    }
     // Colours swap; the same time control, variant and level.
     NewGameRequest spec;
     const Color human = robot_game ? (r.robot(WHITE) ? BLACK : WHITE) : WHITE;

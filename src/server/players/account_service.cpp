@@ -85,7 +85,8 @@ std::string class_of(const StoredGame& g) {
 AccountService::AccountService(Options options, AccountStore& store, Hub& hub, Storage* storage,
                                std::function<std::int64_t()> wall_ms, std::function<Millis()> monotonic_ms)
     : options_(std::move(options)), store_(store), hub_(hub), storage_(storage), wall_ms_(std::move(wall_ms)),
-      monotonic_ms_(std::move(monotonic_ms)), attempts_(options_.attempts_per_second, options_.attempts_burst) {
+      monotonic_ms_(std::move(monotonic_ms)), attempts_(options_.attempts_per_second, options_.attempts_burst),
+      account_attempts_(options_.account_attempts) {
     for (int i = 0; i < std::max(1, options_.workers); ++i) threads_.emplace_back(&AccountService::work, this);
 }
 
@@ -115,12 +116,13 @@ std::optional<HttpResponse> AccountService::submit(HttpRequest req, std::functio
     // Cheap refusals first, without using the pool.
     if (auto refused = refuse_cross_site(req)) return refused;
     const std::string path = path_of(req);
-    const bool attempt = path != "/api/v1/account/password";
-    if (attempt && options_.client_limits && !attempts_.allow(req.client, monotonic_ms_())) {
+    // Issue 25: changing the password is guessing it too: the same limits.
+    if (options_.client_limits && !attempts_.allow(req.client, monotonic_ms_())) {
         HttpResponse r = error_answer({"rate_limited", "too many sign-in attempts from this address; wait a minute", 429});
         r.headers.emplace_back("Retry-After", "60");
         return r;
     }
+    if (auto refused = refuse_account_attempt(req, path)) return refused;
     std::lock_guard lock(mutex_);
     if (stopping_ || queue_.size() >= options_.max_queue) {
         HttpResponse r = error_answer({"rate_limited", "the server is busy signing players in; try again in a few seconds", 503});
@@ -130,6 +132,36 @@ std::optional<HttpResponse> AccountService::submit(HttpRequest req, std::functio
     queue_.push_back(Job{std::move(req), std::move(done)});
     wake_.notify_one();
     return std::nullopt;
+}
+
+namespace {
+// The key of the account a sign-in or a password change tries (AttemptGuard), "" for
+// none (a body that does not read: the route answers it).
+std::string attempt_key(const HttpRequest& req, const std::string& path) {
+    if (path == "/api/v1/account/password") return req.account ? "id:" + std::to_string(req.account->id) : "";
+    if (path != "/api/v1/account/signin") return "";
+    json j = json::parse(req.body, nullptr, false);
+    if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) return "";
+    const std::string& name = j["name"].get_ref<const std::string&>();
+    return name.size() > MaxField ? "" : "name:" + username_key(name);
+}
+}  // namespace
+
+std::optional<HttpResponse> AccountService::refuse_account_attempt(const HttpRequest& req, const std::string& path) {
+    const std::string key = attempt_key(req, path);
+    if (key.empty()) return std::nullopt;
+    // The owner, signed in on this browser, is never the one slowed down.
+    if (path == "/api/v1/account/signin" && req.account && "name:" + username_key(req.account->name) == key)
+        return std::nullopt;
+    const Millis wait = account_attempts_.wait_ms(key, monotonic_ms_());
+    if (wait <= 0) return std::nullopt;
+    const Millis seconds = (wait + 999) / 1000;
+    HttpResponse r = error_answer({"rate_limited",
+                                   "too many wrong passwords for this account; try again in " + std::to_string(seconds) +
+                                       " s",
+                                   429});
+    r.headers.emplace_back("Retry-After", std::to_string(seconds));
+    return r;
 }
 
 void AccountService::work() {
@@ -237,12 +269,17 @@ HttpResponse AccountService::sign_in(const HttpRequest& req) {
     auto f = read_fields(req.body, {"name", "password"});
     if (!f) return error_answer(f.error());
     auto a = store_.authenticate(f->at("name"), f->at("password"));
+    const std::string key = "name:" + username_key(f->at("name"));
     if (!a) {
         if (a.error().message == "account disabled")
             return error_answer({"account_disabled", "this account is disabled; ask the server's administrator", 403});
-        if (a.error().message == "wrong username or password") return error_answer(wrong_credentials());
+        if (a.error().message == "wrong username or password") {
+            account_attempts_.failed(key, monotonic_ms_());
+            return error_answer(wrong_credentials());
+        }
         return error_answer({"internal", a.error().message, 500});
     }
+    account_attempts_.succeeded(key);
     // Never the session the browser came with (no session fixation): that one ends,
     // and a new token is made.
     if (!req.session_token.empty()) (void)store_.end_session(req.session_token);
@@ -275,11 +312,15 @@ HttpResponse AccountService::change_password(const HttpRequest& req) {
     if (auto ok = check_password(f->at("new"), req.account->name); !ok)
         return error_answer({"bad_password", ok.error().message, 400});
     auto done = store_.change_password(req.account->id, f->at("old"), f->at("new"), req.session_token);
+    const std::string key = "id:" + std::to_string(req.account->id);
     if (!done) {
-        if (done.error().message == "the current password is wrong")
+        if (done.error().message == "the current password is wrong") {
+            account_attempts_.failed(key, monotonic_ms_());
             return error_answer({"wrong_credentials", "the current password is wrong", 401});
+        }
         return error_answer({"internal", done.error().message, 500});
     }
+    account_attempts_.succeeded(key);
     return json_answer(200, R"({"v":1})");
 }
 

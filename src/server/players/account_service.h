@@ -7,9 +7,12 @@
 // compute one (sign up, sign in, change password) never run on the network thread:
 // the server hands them to this service's own small pool of threads (`workers`, at
 // most that many hashes at once) through a bounded queue; a full queue is answered at
-// once with `rate_limited` (HTTP 503). Sign-in and sign-up attempts are also limited
-// per client address (a token bucket), so that one address cannot guess passwords
-// quickly nor keep the pool busy for everyone. The cheap routes (who am I, sign out,
+// once with `rate_limited` (HTTP 503). Sign-in, sign-up and password-change attempts
+// are also limited per client address (a token bucket; an IPv6 client is its /64),
+// so that one address cannot guess passwords quickly nor keep the pool busy for
+// everyone; and wrong passwords per account, from whatever address (AttemptGuard:
+// after a few, a delay that doubles), so that many addresses cannot either. A
+// browser signed in as the account signs in again without that delay. The cheap routes (who am I, sign out,
 // claim, profiles) run where they are called.
 //
 // CSRF: every POST here needs `Content-Type: application/json` (the edge's rule for
@@ -42,7 +45,8 @@ public:
         int workers = 2;                  // password hashes computed at once
         std::size_t max_queue = 16;       // hashing requests waiting; more: rate_limited (503)
         bool client_limits = true;        // false: no per-address limit (--no-client-limits)
-        double attempts_per_second = 0.2, attempts_burst = 10;  // sign-in and sign-up attempts per address
+        double attempts_per_second = 0.2, attempts_burst = 10;  // sign-in, sign-up and password-change attempts per address
+        AttemptGuard::Options account_attempts{};  // wrong passwords per account (issue 25), from any address
         std::vector<std::string> allowed_origins;  // as --allow-origin (common/guards.h origin_allowed)
     };
 
@@ -102,6 +106,9 @@ private:
     std::function<std::int64_t()> wall_ms_;
     std::function<Millis()> monotonic_ms_;
     RateLimiter attempts_;
+    // Issue 25: wrong passwords per account (sign-in: "name:KEY"; change: "id:N").
+    AttemptGuard account_attempts_;
+    std::optional<HttpResponse> refuse_account_attempt(const HttpRequest& req, const std::string& path);
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/players/lobby.h"
 #include "server/common/http_answer.h"
+#include "server/common/game_bounds.h"
+#include "server/common/guards.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -58,6 +60,24 @@ int Lobby::seeks_of_client(const std::string& client) const {
     return n;
 }
 
+int Lobby::seeks_of_account(const std::string& account) const {
+    int n = 0;
+    for (const Seek& s : seeks_) {
+        auto m = members_.find(s.owner);
+        n += m != members_.end() && !account.empty() && m->second.account == account;
+    }
+    return n;
+}
+
+size_t Lobby::anonymous_seeks() const {
+    size_t n = 0;
+    for (const Seek& s : seeks_) {
+        auto m = members_.find(s.owner);
+        n += m != members_.end() && m->second.account.empty();
+    }
+    return n;
+}
+
 void Lobby::remove_seeks_of(const Subscriber* who) {
     const size_t before = seeks_.size();
     std::erase_if(seeks_, [who](const Seek& s) { return s.owner == who; });
@@ -72,7 +92,7 @@ void Lobby::join(const std::shared_ptr<Subscriber>& who, const std::string& clie
         std::lock_guard lock(mutex_);
         Member& m = members_[who.get()];
         m.sub = who;
-        m.client = client;
+        m.client = address_group(client);  // issue 25: an IPv6 client is its /64
         if (account) {
             m.signed_in = *account;
             m.account = account->name;
@@ -129,8 +149,8 @@ void Lobby::handle_message(Subscriber& from, std::string_view text) {
                 if (e) return reply_error(*e);
             if (auto e = field(j, "rated", rated)) return reply_error(*e);
             if (!tc_text) return reply_error(bad_request("field 'time_control' is missing"));
-            auto tc = parse_time_control(*tc_text);
-            if (!tc) return reply_error(bad_request(tc.error().message));
+            auto tc = read_served_time_control(*tc_text);  // issue 25: echoed in every snapshot
+            if (!tc) return reply_error(tc.error());
             Seek s;
             s.time_control = tc->to_string();  // one spelling per time control ("1+0" is "1")
             if (quick) {
@@ -206,7 +226,17 @@ std::optional<ProtocolError> Lobby::add_seek(const Member& m, Seek s) {
                              "at most " + std::to_string(env_.max_seeks_per_client) +
                                  " seeks at once from one address; cancel one first",
                              429};
+    // Issue 25: an account's share, from however many addresses and connections.
+    if (!m.account.empty() && seeks_of_account(m.account) >= env_.max_seeks_per_client)
+        return ProtocolError{"rate_limited",
+                             "at most " + std::to_string(env_.max_seeks_per_client) +
+                                 " seeks at once for one account; cancel one first",
+                             429};
     if (seeks_.size() >= env_.max_seeks) return ProtocolError{"rate_limited", "the lobby is full; try again soon", 429};
+    // Issue 25: anonymous seeks (many addresses, no account) fill at most a share of
+    // the lobby, so that signed-in players always find room.
+    if (m.account.empty() && anonymous_seeks() >= env_.max_anonymous_seeks)
+        return ProtocolError{"rate_limited", "the lobby's room for anonymous seeks is full; sign in, or try again soon", 429};
     if (s.quick)
         for (const Seek& o : seeks_)
             if (o.owner == who && o.quick && o.time_control == s.time_control)

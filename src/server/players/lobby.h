@@ -45,8 +45,9 @@ struct LobbyEnv {
     // account has none yet (1500?).
     std::function<std::optional<LobbyRating>(const std::string& account, std::string_view rating_class)> rating;
     // Bounds (docs/protocol.md "Lobby").
-    int max_seeks_per_client = 3;   // per client address, quick pairing included
+    int max_seeks_per_client = 3;   // per client address (an IPv6 /64) and per account, quick pairing included
     size_t max_seeks = 500;         // in the whole lobby
+    size_t max_anonymous_seeks = 250;  // of them, by members not signed in (issue 25)
     size_t max_games_listed = 50;   // the most recently started games
     // Quick pairing: two waiting players are paired when their ratings differ by at
     // most quick_range_base + quick_range_per_second × (seconds the shorter waiter has waited).
@@ -112,6 +113,8 @@ private:
     std::optional<ProtocolError> add_seek(const Member& m, Seek s);
     void remove_seeks_of(const Subscriber* who);
     int seeks_of_client(const std::string& client) const;
+    int seeks_of_account(const std::string& account) const;  // by its name
+    size_t anonymous_seeks() const;
     std::vector<Pairing> find_quick_pairs(Millis now);
     void make_games(std::vector<Pairing> pairs);
     std::string snapshot_common() const;

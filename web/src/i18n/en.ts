@@ -194,7 +194,7 @@ const en = {
   levelMeasured: 'Level {level}: {elo} ± {error} Elo, measured in {games, plural, one {# game} other {# games}}',
   levelEstimated: 'Level {level}: about {elo} Elo, estimated (not yet measured)',
   // Server error codes (docs/protocol.md), and the client's own.
-  err_bad_name: "A name is 1 to 40 bytes long, without control characters.",
+  err_bad_name: "A name is 1 to 40 characters: letters, digits, spaces and a few punctuation marks (' - . , _ ( ) & : # ! ? + /), nothing invisible.",
   err_bad_request: 'The server did not understand that request.',
   err_not_found: 'This game was not found.',
   err_not_your_seat: 'You do not hold this seat: you can only watch this game.',

@@ -206,7 +206,7 @@ const fi: Dict = {
   robotPlayerName: 'Outpost, taso {level}',
   levelMeasured: 'Taso {level}: {elo} ± {error} Elo-pistettä, mitattu {games, plural, one {# pelistä} other {# pelistä}}',
   levelEstimated: 'Taso {level}: noin {elo} Elo-pistettä, arvio (ei vielä mitattu)',
-  err_bad_name: "Nimessä on 1–40 tavua eikä ohjausmerkkejä.",
+  err_bad_name: "Nimessä on 1–40 merkkiä: kirjaimia, numeroita, välilyöntejä ja muutama välimerkki (' - . , _ ( ) & : # ! ? + /), ei näkymättömiä merkkejä.",
   err_bad_request: 'Palvelin ei ymmärtänyt pyyntöä.',
   err_not_found: 'Peliä ei löytynyt.',
   err_not_your_seat: 'Tämä paikka ei ole sinun: voit vain seurata peliä.',

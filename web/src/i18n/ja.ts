@@ -204,7 +204,7 @@ const ja: Dict = {
   robotPlayerName: 'Outpost レベル {level}',
   levelMeasured: 'レベル {level}: {elo} ± {error} Elo（{games, plural, other {# 局}}で測定）',
   levelEstimated: 'レベル {level}: 約 {elo} Elo（推定、未測定）',
-  err_bad_name: "名前は1〜40バイトで、制御文字は使えません。",
+  err_bad_name: "名前は1〜40文字で、文字・数字・空白と一部の記号（' - . , _ ( ) & : # ! ? + /）だけが使えます。見えない文字は使えません。",
   err_bad_request: 'サーバーがこのリクエストを理解できませんでした。',
   err_not_found: 'この対局は見つかりません。',
   err_not_your_seat: 'あなたの席ではありません。観戦のみできます。',

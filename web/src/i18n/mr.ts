@@ -205,7 +205,7 @@ const mr: Dict = {
   robotPlayerName: 'Outpost पातळी {level}',
   levelMeasured: 'पातळी {level}: {elo} ± {error} Elo, {games, plural, one {# डावावरून} other {# डावांवरून}} मोजलेले',
   levelEstimated: 'पातळी {level}: सुमारे {elo} Elo, अंदाजे (अजून मोजलेले नाही)',
-  err_bad_name: "नाव 1 ते 40 बाइट्सचे असावे, नियंत्रण अक्षरांशिवाय.",
+  err_bad_name: "नाव 1 ते 40 अक्षरांचे असावे: अक्षरे, अंक, रिकाम्या जागा आणि काही विरामचिन्हे (' - . , _ ( ) & : # ! ? + /), अदृश्य अक्षरांशिवाय.",
   err_bad_request: 'सर्व्हरला ही विनंती समजली नाही.',
   err_not_found: 'हा डाव सापडला नाही.',
   err_not_your_seat: 'ही जागा तुमची नाही: तुम्ही फक्त डाव पाहू शकता.',

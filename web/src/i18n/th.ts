@@ -205,7 +205,7 @@ const th: Dict = {
   robotPlayerName: 'Outpost ระดับ {level}',
   levelMeasured: 'ระดับ {level}: {elo} ± {error} Elo วัดจาก {games, plural, other {# เกม}}',
   levelEstimated: 'ระดับ {level}: ประมาณ {elo} Elo เป็นค่าประมาณ (ยังไม่ได้วัด)',
-  err_bad_name: "ชื่อต้องยาว 1 ถึง 40 ไบต์ และไม่มีอักขระควบคุม",
+  err_bad_name: "ชื่อต้องยาว 1 ถึง 40 อักขระ: ตัวอักษร ตัวเลข ช่องว่าง และเครื่องหมายบางตัว (' - . , _ ( ) & : # ! ? + /) ไม่มีอักขระที่มองไม่เห็น",
   err_bad_request: 'เซิร์ฟเวอร์ไม่เข้าใจคำขอนี้',
   err_not_found: 'ไม่พบเกมนี้',
   err_not_your_seat: 'คุณไม่ใช่ผู้เล่นในที่นั่งนี้ ดูเกมได้อย่างเดียว',

@@ -204,7 +204,7 @@ const zh: Dict = {
   robotPlayerName: 'Outpost {level} 级',
   levelMeasured: '{level} 级：{elo} ± {error} Elo，根据 {games, plural, other {# 盘对局}}测定',
   levelEstimated: '{level} 级：约 {elo} Elo，估计值（尚未测定）',
-  err_bad_name: "名字须为 1 到 40 字节，不能含控制字符。",
+  err_bad_name: "名字须为 1 到 40 个字符：字母、数字、空格和少数标点（' - . , _ ( ) & : # ! ? + /），不能含不可见字符。",
   err_bad_request: '服务器无法理解这个请求。',
   err_not_found: '找不到这盘对局。',
   err_not_your_seat: '你不是这一方的棋手，只能观战。',
