@@ -46,6 +46,9 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--invite-wait", cfg->invite_wait_minutes,
                     "Minutes an invitation link waits for the friend before the game is dropped")
         ->check(CLI::Range(1, 30 * 24 * 60));
+    cmd->add_option("--finished-cache-mib", cfg->finished_cache_mib,
+                    "MiB of finished games kept in memory for reading (older ones are read from the database)")
+        ->check(CLI::Range(0, 1 << 16));
     cmd->add_option("--analysis-nodes", cfg->analysis_nodes, "Nodes per position when analysing a finished game")
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(2'000'000)));
     cmd->add_option("--analysis-workers", cfg->analysis_workers, "Games analysed at once")->check(CLI::Range(1, 16));

@@ -318,3 +318,54 @@ TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {
     }
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
 }
+
+// Issue 28 (9): the lobby shows at each quick-pairing button how many wait and how
+// many play at that speed; the games being played carry their position (mini boards)
+// as it moves on; a seat claimed by an account after sign-up shows its name.
+TEST_F(LobbyFixture, Issue28Item9SpeedsMiniBoardsAndClaimedNames) {
+    auto watcher = join("3.3.3.3"), anna = join("1.1.1.1");
+    send(*anna, {{"t", "quick"}, {"time_control", "5+3"}});
+    send(*anna, {{"t", "seek"}, {"time_control", "10+0"}});
+    LiveGame g;
+    g.id = "g1";
+    g.white = "Anonymous";
+    g.black = "boris";
+    g.time_control = "10";  // the server's spelling of 10+0
+    g.variant = "standard";
+    g.ply = 1;
+    g.fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    g.last_move = "e2e4";
+    lobby->on_live_game(g);
+    lobby->tick();
+    json m = watcher->last("lobby");
+    std::map<std::string, std::pair<int, int>> speeds;
+    for (const json& s : m["speeds"]) speeds[s["time_control"]] = {s["waiting"], s["playing"]};
+    ASSERT_EQ(speeds.size(), 6u);
+    EXPECT_EQ(speeds["5+3"], std::make_pair(1, 0));
+    EXPECT_EQ(speeds["10+0"], std::make_pair(1, 1));
+    EXPECT_EQ(speeds["1+0"], std::make_pair(0, 0));
+    ASSERT_EQ(m["games"].size(), 1u);
+    EXPECT_EQ(m["games"][0]["fen"], g.fen);
+    EXPECT_EQ(m["games"][0]["last_move"], "e2e4");
+    EXPECT_EQ(m["games"][0]["white"], "Anonymous");
+
+    // White signs up and claims the seat: the list says so at the next tick.
+    g.white = "wanda";
+    lobby->on_live_game(g);
+    lobby->tick();
+    EXPECT_EQ(watcher->last("lobby")["games"][0]["white"], "wanda");
+    // A move: the mini board follows.
+    g.ply = 2;
+    g.fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    g.last_move = "e7e5";
+    const size_t before = watcher->messages.size();
+    lobby->on_live_game(g);
+    lobby->tick();
+    ASSERT_GT(watcher->messages.size(), before);
+    EXPECT_EQ(watcher->last("lobby")["games"][0]["fen"], g.fen);
+    // Over: no longer played.
+    g.over = true;
+    lobby->on_live_game(g);
+    lobby->tick();
+    for (const json& s : watcher->last("lobby")["speeds"]) EXPECT_EQ(s["playing"], 0) << s.dump();
+}

@@ -41,9 +41,12 @@ export class Clocks {
     const at = performance.now() - lagMs;
     const turn = c?.running ? `${c.running}:${ply}` : '';
     const delay = c ? simpleDelayMs(c.time_control) : 0;
+    // The server says what is left of the delay (issue 28): after a reload or a
+    // reconnect the clock shows that, not the whole delay again.
     this.delayLeft = !turn || !delay ? 0
-      : turn === this.turn ? Math.max(0, this.delayLeft - (at - this.at))
-        : Math.max(0, delay - lagMs);
+      : typeof c?.delay_ms === 'number' ? Math.max(0, c.delay_ms - lagMs)
+        : turn === this.turn ? Math.max(0, this.delayLeft - (at - this.at))
+          : Math.max(0, delay - lagMs);
     this.turn = turn;
     this.base = c;
     this.at = at;

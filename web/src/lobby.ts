@@ -1,6 +1,9 @@
 // The lobby (P22): quick pairing by time control, seeks to create and accept, and the
 // games being played now, to watch. Live over its own WebSocket (/api/v1/lobby,
 // docs/protocol.md "Lobby"); the server pairs, this screen only asks and shows.
+import { Chessground } from '@lichess-org/chessground';
+import type { Api } from '@lichess-org/chessground/api';
+import type { Key } from '@lichess-org/chessground/types';
 import { clear, h, redrawKeepingFocus, toast } from './dom';
 import { errorText, playerName, t } from './i18n';
 import { PRESETS, formatTc } from './timecontrol';
@@ -14,8 +17,17 @@ interface Seek {
   variant: 'standard' | 'chess960'; rated: boolean; quick: boolean; color: 'white' | 'black' | 'random';
   rating_min: number | null; rating_max: number | null;
 }
-interface LiveGame { id: string; white: string; black: string; time_control: string; variant: string; rated: boolean }
-interface LobbyMessage { t: 'lobby'; seeks: Seek[]; games: LiveGame[]; mine: string[]; playing: number }
+interface LiveGame {
+  id: string; white: string; black: string; time_control: string; variant: string; rated: boolean;
+  fen?: string; last_move?: string | null;
+}
+interface Speed { time_control: string; waiting: number; playing: number }
+interface LobbyMessage { t: 'lobby'; seeks: Seek[]; games: LiveGame[]; mine: string[]; playing: number; speeds?: Speed[] }
+
+// A game being played as a mini board to click (issue 28, item 9), kept from one
+// lobby message to the next so that only its position changes.
+interface MiniGame { item: HTMLElement; link: HTMLAnchorElement; cg: Api; names: HTMLElement; key: string }
+const isSquare = (s: string): s is Key => /^[a-h][1-8]$/.test(s);
 
 
 // A time control as players write it ("10+0", not "10"); days in words of the UI language.
@@ -56,6 +68,8 @@ export class LobbyView {
   }
 
   destroy() {
+    for (const m of this.minis.values()) m.cg.destroy();
+    this.minis.clear();
     this.closed = true;
     window.clearTimeout(this.timer);
     this.ws?.close();
@@ -108,10 +122,17 @@ export class LobbyView {
   private draw() {
     const seeks = this.last?.seeks ?? [];
     const waiting = new Set(seeks.filter((s) => s.quick && this.mine(s)).map((s) => s.time_control));
-    clear(this.quickBox, QUICK.map((tc) => h('button.quick', {
-      type: 'button', 'data-quick': tc, 'aria-pressed': waiting.has(tc) ? 'true' : 'false',
-      onclick: () => waiting.has(tc) ? this.cancelQuick(tc) : this.send({ t: 'quick', time_control: tc, name: this.name() }),
-    }, tc)));
+    // At each speed, how many wait and how many play now (issue 28, item 9).
+    const speeds = new Map((this.last?.speeds ?? []).map((x) => [x.time_control, x]));
+    clear(this.quickBox, QUICK.map((tc) => {
+      const n = speeds.get(tc);
+      const counts = n ? t('lobbySpeedCounts', { waiting: n.waiting, playing: n.playing }) : '';
+      return h('button.quick', {
+        type: 'button', 'data-quick': tc, 'aria-pressed': waiting.has(tc) ? 'true' : 'false',
+        'data-waiting': n ? String(n.waiting) : undefined, 'data-playing': n ? String(n.playing) : undefined,
+        onclick: () => waiting.has(tc) ? this.cancelQuick(tc) : this.send({ t: 'quick', time_control: tc, name: this.name() }),
+      }, h('span.quick-tc', tc), counts ? h('span.sr-only', ', ') : null, counts ? h('span.quick-counts', counts) : null);
+    }));
     this.status.textContent = waiting.size ? t('lobbyWaiting') : '';
     const listed = seeks.filter((s) => !s.quick || !this.mine(s));
     clear(this.seeksBox, listed.length === 0 ? h('p.empty', t('lobbyNoSeeks')) : h('table.seek-table',
@@ -126,11 +147,51 @@ export class LobbyView {
         h('td', this.mine(s)
           ? h('button.action', { type: 'button', 'data-action': 'cancel-seek', onclick: () => this.send({ t: 'cancel', seek: s.id }) }, t('cancel'))
           : h('button.action.yes', { type: 'button', 'data-action': 'accept-seek', onclick: () => this.send({ t: 'accept', seek: s.id, name: this.name() }) }, t('accept'))))))));
-    const games = this.last?.games ?? [];
-    clear(this.gamesBox, games.length === 0 ? h('p.empty', t('lobbyNoGames')) : h('ul.live-list', games.map((g) => h('li',
-      h('a', { href: `#/game/${encodeURIComponent(g.id)}`, 'data-watch': g.id },
-        `${playerName(g.white)} ${t('vs')} ${playerName(g.black)}`, h('span.tc', ` · ${tcText(g.time_control)}`),
-        g.variant === 'chess960' ? h('span.tc', ` · ${t('chess960')}`) : null)))));
+    this.drawGames(this.last?.games ?? []);
+  }
+
+  // The games being played as live mini boards, as lichess's home page shows them:
+  // each a link to watch the game. A board is made once and then only moved on.
+  private readonly minis = new Map<string, MiniGame>();
+  private readonly miniGrid = h('ul.live-grid');
+  private readonly noGames = h('p.empty', t('lobbyNoGames'));
+
+  private drawGames(games: LiveGame[]) {
+    const seen = new Set(games.map((g) => g.id));
+    for (const [id, m] of this.minis) if (!seen.has(id)) { m.cg.destroy(); m.item.remove(); this.minis.delete(id); }
+    const cards = games.map((g) => {
+      let m = this.minis.get(g.id);
+      if (!m) {
+        const wrap = h('div.live-mini-board');
+        const names = h('span.live-names');
+        const link = h('a.live-game', { href: `#/game/${encodeURIComponent(g.id)}`, 'data-watch': g.id },
+          wrap, names) as HTMLAnchorElement;
+        const cg = Chessground(wrap, { viewOnly: true, coordinates: false, animation: { enabled: false }, fen: g.fen });
+        m = { item: h('li', link), link, cg, names, key: '' };
+        this.minis.set(g.id, m);
+      }
+      const label = `${playerName(g.white)} ${t('vs')} ${playerName(g.black)} · ${tcText(g.time_control)}${g.variant === 'chess960' ? ` · ${t('chess960')}` : ''}${g.rated ? ` · ${t('rated')}` : ''}`;
+      const key = `${g.fen ?? ''}|${g.last_move ?? ''}|${label}`;
+      if (m.key !== key) {
+        m.key = key;
+        const lm = g.last_move ?? '';
+        const from = lm.slice(0, 2), to = lm.slice(2, 4);
+        m.cg.set({ fen: g.fen, lastMove: isSquare(from) && isSquare(to) ? [from, to] : undefined });
+        m.link.title = label;
+        m.link.dataset.fen = g.fen ?? '';
+        // Read as "Anna vs Boris, 5+3": the words between are for screen readers only.
+        clear(m.names, h('span.live-white', playerName(g.white)), h('span.sr-only', ` ${t('vs')} `),
+          h('span.live-black', playerName(g.black)), h('span.sr-only', ', '), h('span.tc', tcText(g.time_control)));
+      }
+      return m.item;
+    });
+    if (games.length === 0) {
+      if (!this.noGames.isConnected) clear(this.gamesBox, this.noGames);
+      return;
+    }
+    if (!this.miniGrid.isConnected) clear(this.gamesBox, this.miniGrid);
+    // In order, moving only what is out of place (a board keeps its element).
+    cards.forEach((c, i) => { if (this.miniGrid.children[i] !== c) this.miniGrid.insertBefore(c, this.miniGrid.children[i] ?? null); });
   }
 
   private cancelQuick(tc: string) {

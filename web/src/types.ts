@@ -6,6 +6,7 @@ export interface ClockState {
   white_ms: number;
   black_ms: number;
   running: Color | null;
+  delay_ms?: number; // what is left of the running side's simple delay, as the server counts it
   server_time: number;
   time_control: string;
   class: string;
@@ -30,6 +31,7 @@ export interface GameState {
   fen: string;
   turn: Color;
   ply: number;
+  pgn_plies?: number; // the first plies, from the PGN the game started from: nobody's moves
   moves: string[];
   san: string[];
   last_move: string | null;
@@ -43,6 +45,7 @@ export interface GameState {
   draw_offer: Color | null;
   takeback_request: Color | null;
   can_abort: boolean;
+  awaiting_friend?: boolean; // an invitation whose friend has not opened the link yet
   clock: ClockState | null;
   players: { white: PlayerInfo; black: PlayerInfo };
   you: Seat;
@@ -147,7 +150,7 @@ export type ClientMessage =
   | { t: 'name'; name: string };
 
 // MOVE carries the move and the fields of STATE that a move changes.
-export type MoveDelta = Partial<Omit<GameState, 'moves' | 'san' | 'players' | 'you' | 'rematch'>> & { ply: number; uci: string; san: string };
+export type MoveDelta = Partial<Omit<GameState, 'moves' | 'san' | 'you' | 'rematch'>> & { ply: number; uci: string; san: string };
 
 // Server to client: `state`, `move`, `pong`, `error`.
 export type ServerMessage =

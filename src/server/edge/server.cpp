@@ -512,6 +512,7 @@ int run_server(const ServerConfig& config) {
     env.wall_ms = wall_now;
     env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
     env.invite_wait_ms = Millis(config.invite_wait_minutes) * 60'000;
+    env.max_finished_bytes = size_t(config.finished_cache_mib) << 20;
     // --no-client-limits lifts every per-address limit, the cap on open games too.
     env.max_open_games_per_client = config.max_open_games > 0 && config.limits.enabled
                                         ? config.max_open_games

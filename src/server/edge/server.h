@@ -23,6 +23,7 @@ struct ServerConfig {
     int robot_threads = 0;  // 0: one per core (and one more for the quick levels)
     bool sync_full = false;
     int max_open_games = 20;  // unfinished games per client address (docs/protocol.md, Limits); 0: no cap
+    int finished_cache_mib = 32;  // finished games kept in memory, in MiB (issue 28, item 14)
     int invite_wait_minutes = 24 * 60;  // how long an invitation waits for the friend (issue 28)
     // Origins besides the server's own whose pages may open WebSockets ("*": any).
     std::vector<std::string> allowed_origins;

@@ -10,6 +10,7 @@
 
 #include <ctime>
 
+#include "chess/fen.h"
 #include "chess/game_pgn.h"
 #include "chess/pgn.h"
 #include "server/accounts/ratings.h"
@@ -35,6 +36,16 @@ size_t Hub::rooms_in_memory() const {
     return rooms_.size();
 }
 
+size_t Hub::finished_rooms_in_memory() const {
+    std::lock_guard lock(mutex_);
+    return finished_lru_.size();
+}
+
+size_t Hub::finished_bytes_in_memory() const {
+    std::lock_guard lock(mutex_);
+    return finished_bytes_;
+}
+
 // --- Rooms in memory -----------------------------------------------------------------
 
 Answer<Room*> Hub::find(const std::string& id) {
@@ -52,10 +63,7 @@ Answer<Room*> Hub::find(const std::string& id) {
         // Its last write did not reach storage: what storage has is the truth.
         keep = std::move(it->second->subscribers);
         if (it->second->counted_open) --open_games_[it->second->client];
-        if (auto l = lru_pos_.find(id); l != lru_pos_.end()) {
-            finished_lru_.erase(l->second);
-            lru_pos_.erase(l);
-        }
+        forget_finished(id);
         rooms_.erase(it);
     }
     if (!storage_ || id.size() > 64) return not_found_game(id);
@@ -77,32 +85,45 @@ Answer<Room*> Hub::find(const std::string& id) {
 
 void Hub::touch(Room& r) {
     if (!r.game.is_over()) return;
+    const size_t bytes = r.approx_bytes();
     if (auto l = lru_pos_.find(r.id()); l != lru_pos_.end()) {
         finished_lru_.splice(finished_lru_.end(), finished_lru_, l->second);
+        finished_bytes_ = finished_bytes_ - l->second->second + bytes;
+        l->second->second = bytes;
         return;
     }
-    finished_lru_.push_back(r.id());
+    finished_lru_.emplace_back(r.id(), bytes);
+    finished_bytes_ += bytes;
     lru_pos_[r.id()] = std::prev(finished_lru_.end());
 }
 
-// Finished games beyond the bound leave memory, least recently used first (they are
-// read back from storage if someone opens them again); one that someone still
-// follows stays.
+void Hub::forget_finished(const std::string& id) {
+    auto l = lru_pos_.find(id);
+    if (l == lru_pos_.end()) return;
+    finished_bytes_ -= l->second->second;
+    finished_lru_.erase(l->second);
+    lru_pos_.erase(l);
+}
+
+// Finished games beyond the bounds (their number, their bytes) leave memory, least
+// recently used first (they are read back from storage if someone opens them again);
+// one that someone still follows stays.
 void Hub::evict_finished() {
     size_t looked = 0;
-    while (finished_lru_.size() > env_.max_finished_in_memory && looked++ < finished_lru_.size()) {
-        const std::string id = finished_lru_.front();
-        finished_lru_.pop_front();
+    const auto over = [this] {
+        return finished_lru_.size() > env_.max_finished_in_memory || finished_bytes_ > env_.max_finished_bytes;
+    };
+    while (over() && looked++ < finished_lru_.size()) {
+        const std::string id = finished_lru_.front().first;
         auto it = rooms_.find(id);
         bool followed = false;
         if (it != rooms_.end())
             for (const auto& [p, s] : it->second->subscribers) followed = followed || !s.first.expired();
         if (followed) {
-            finished_lru_.push_back(id);
-            lru_pos_[id] = std::prev(finished_lru_.end());
+            finished_lru_.splice(finished_lru_.end(), finished_lru_, finished_lru_.begin());
             continue;
         }
-        lru_pos_.erase(id);
+        forget_finished(id);
         if (it != rooms_.end()) rooms_.erase(it);
     }
 }
@@ -282,6 +303,8 @@ LiveGame Hub::live_report(const Room& r) const {
     g.listed = !r.hotseat();
     g.rated = rated_class(r.info).has_value();
     if (g.over) g.result = std::string(result_string(r.game.outcome()));
+    g.fen = to_fen(r.game.position());
+    if (!r.history.empty()) g.last_move = r.history.back().uci;
     return g;
 }
 

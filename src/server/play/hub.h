@@ -71,6 +71,7 @@ struct LiveGame {
     bool listed = true;  // false: not for the list of games to watch (hotseat, at one screen)
     Outcome outcome;     // how it ended, once over (an event's result, events.h)
     std::string result = "*";  // the PGN result once over ("*": playing, or aborted); for simuls (simul.h)
+    std::string fen, last_move;  // the position now and the move that made it (UCI; "" for none): mini boards
 };
 
 struct HubEnv {
@@ -109,6 +110,9 @@ struct HubEnv {
     // R18: how often an adjourned game looks for a resumption time set by the arbiter.
     Millis arbiter_poll_ms = 5'000;
     size_t max_finished_in_memory = 1000;   // finished games kept in memory (LRU beyond)
+    // Issue 28 (14): ... and their bytes (Room::approx_bytes), least recently used out
+    // first beyond either bound (`outpost serve --finished-cache-mib`).
+    size_t max_finished_bytes = size_t(32) << 20;
     int draw_offer_interval_plies = 20;     // a side offers a draw at most once per this many plies
     // Writes go through a writer thread with group commit; tests may write inline.
     bool inline_writes = false;
@@ -195,6 +199,8 @@ public:
     // For tests and the load benchmark.
     size_t live_games() const;
     size_t rooms_in_memory() const;
+    size_t finished_rooms_in_memory() const;
+    size_t finished_bytes_in_memory() const;  // the sum the cache is bounded by
     // Waits until every write handed to the storage writer is durable and its
     // messages delivered.
     void flush();
@@ -272,8 +278,12 @@ private:
     Storage* storage_;
     mutable std::mutex mutex_;
     std::map<std::string, std::unique_ptr<Room>> rooms_;
-    std::list<std::string> finished_lru_;  // finished rooms in memory, least recently used first
-    std::unordered_map<std::string, std::list<std::string>::iterator> lru_pos_;
+    // Finished rooms in memory with their bytes (Room::approx_bytes as last touched),
+    // least recently used first; their sum.
+    std::list<std::pair<std::string, size_t>> finished_lru_;
+    std::unordered_map<std::string, std::list<std::pair<std::string, size_t>>::iterator> lru_pos_;
+    size_t finished_bytes_ = 0;
+    void forget_finished(const std::string& id);
     std::unordered_map<std::string, int> open_games_;  // per client key
     std::uint64_t next_robot_request_ = 0;
     // When the player's move being handled came in (for outpost_move_latency_seconds,

@@ -23,7 +23,37 @@ std::string plies_to_csv(const std::vector<int>& v) {
     return s;
 }
 
+// A heap block of n bytes as glibc's malloc spends it: 8 bytes of header, rounded up
+// to 16, at least 32.
+size_t heap_block(size_t n) { return n == 0 ? 0 : std::max<size_t>(32, (n + 8 + 15) / 16 * 16); }
+
+// A string's bytes beyond its object: none while it fits in the object (SSO).
+size_t heap_bytes(const std::string& s) { return s.capacity() > 15 ? heap_block(s.capacity() + 1) : 0; }
+
+template <class T>
+size_t heap_bytes(const std::vector<T>& v) {
+    return heap_block(v.capacity() * sizeof(T));
+}
+
 }  // namespace
+
+size_t Room::approx_bytes() const {
+    size_t n = heap_block(sizeof(Room));
+    n += heap_bytes(game.positions()) + heap_bytes(game.moves()) + heap_bytes(game.draw_offer_plies());
+    n += heap_bytes(history);
+    for (const PlyRecord& p : history) n += heap_bytes(p.uci) + heap_bytes(p.san);
+    for (const std::string* s :
+         {&info.id, &info.white_token, &info.black_token, &info.white_kind, &info.black_kind, &info.white_name,
+          &info.black_name, &info.time_control, &info.variant, &info.initial_fen, &info.status, &info.result,
+          &info.draw_offer, &info.takeback_request, &info.offer_plies, &info.running, &info.rematch_of,
+          &info.rematch_game, &info.rematch_white_token, &info.rematch_black_token, &info.client, &info.adjournment,
+          &info.first_move, &client})
+        n += heap_bytes(*s);
+    if (adjourned) n += heap_block(sizeof(AdjournState));
+    // The followers' map and set: a node each (three pointers, a colour, the value).
+    n += (subscribers.size() + away.size()) * heap_block(64);
+    return n;
+}
 
 bool Room::may_move(Seat seat) const {
     const Color turn = game.side_to_move();
@@ -166,6 +196,10 @@ Result<std::unique_ptr<Room>> room_from_stored(StoredGame g, const Clock::TimeSo
         rec.black_ms = m.black_ms;
         rec.at_ms = m.at_ms;
         if (auto p = r.game.play(*mv); !p) return make_error("game " + r.info.id + ", ply " + std::to_string(m.ply) + ": " + p.error().message);
+        // The moves of a PGN the game started from were stored with it, at its
+        // creation and without a clock reading: nobody's to take back (issue 28).
+        if (r.preset_plies == int(r.history.size()) && rec.at_ms == r.info.created_ms && rec.clock_after == -1)
+            ++r.preset_plies;
         r.history.push_back(std::move(rec));
     }
     // Endings that are not decided by the board come from the stored status.

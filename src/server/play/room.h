@@ -50,9 +50,9 @@ public:
     Millis turn_began = 0;                                    // monotonic: the last move (or creation)
     Millis absent_since[COLOR_NB] = {0, 0};                   // monotonic: since when no connection holds the seat
     std::string client;                                       // who created it (per-client caps)
-    bool counted_open = false;
+    bool counted_open = false;  // counted in the creator's open games
     bool robot_instant = false;  // the creator asked the robot to move at once (not stored: a restart forgets it)
-    int preset_plies = 0;  // moves of the PGN the game started from (nobody's to take back)                                // counted in the creator's open games
+    int preset_plies = 0;  // moves of the PGN the game started from (nobody's to take back)
     std::map<const Subscriber*, std::pair<std::weak_ptr<Subscriber>, Seat>> subscribers;
     std::set<const Subscriber*> away;  // seat connections whose client says its tab is hidden (P22)
     Millis abandonment_ms = 300'000;   // the hub's rule, shown in the presence (server/presence.h)
@@ -92,6 +92,12 @@ public:
     // The game row as stored now (without moves).
     StoredGame row(std::int64_t wall_ms) const;
     StoredMove stored_move(int ply) const;  // ply counts from 1
+
+    // Issue 28 (14): what the room holds on the heap and in itself, in bytes: the
+    // positions and moves of the game, the ply records, the row's strings (each
+    // allocation with the allocator's own few bytes). The hub bounds its cache of
+    // finished rooms by the sum of these.
+    size_t approx_bytes() const;
 };
 
 // Rebuilds a room from its stored row and moves; an error says what is wrong with it.

@@ -105,11 +105,16 @@ void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) 
         w.key("white_ms").num(std::max<Millis>(0, r.clock->remaining(WHITE)));
         w.key("black_ms").num(std::max<Millis>(0, r.clock->remaining(BLACK)));
         w.key("running").str_or_null(color_or_null(r.clock->running_side()));
+        // Issue 28: what is left of the running side's simple delay as the server counts
+        // it (0: none), so that a client that joins during a move shows it exactly.
+        const auto running = r.clock->running_side();
+        w.key("delay_ms").num(running ? r.clock->delay_left(*running) : 0);
         w.key("server_time").num(server_time);
         w.key("time_control").str(r.info.time_control);
         w.key("class").str(time_class_name(r.clock->time_control().classify()));
     } else {
         w.key("white_ms").null().key("black_ms").null().key("running").null();
+        w.key("delay_ms").num(0);
         w.key("server_time").num(server_time);
         w.key("time_control").str("-").key("class").str("unlimited");
     }
@@ -187,6 +192,7 @@ std::string write_state(const Room& r, Seat seat, Millis server_time) {
     else w.null();
     w.key("initial_fen").str(r.info.initial_fen);
     w.key("ply").num(r.game.ply());
+    w.key("pgn_plies").num(r.preset_plies);  // the first moves, from the PGN the game started from
     w.key("moves").open('[');
     for (const PlyRecord& p : r.history) w.str(p.uci);
     w.close(']');
@@ -226,6 +232,16 @@ std::string write_move(const Room& r, Seat seat, Millis server_time) {
     w.key("uci").str(r.history.back().uci);
     w.key("san").str(r.history.back().san);
     write_live_fields(w, r, seat, server_time);
+    // Issue 28 (6): a rated game that this move ended (checkmate, stalemate…) has
+    // its ratings now, which a state carries in `players`: so does its last move.
+    if (r.info.rating) {
+        w.key("players").open('{');
+        w.key("white");
+        write_player(w, r, WHITE);
+        w.key("black");
+        write_player(w, r, BLACK);
+        w.close('}');
+    }
     w.close('}').close('}');
     return w.take();
 }

@@ -341,21 +341,49 @@ void Lobby::tick() {
 
 // --- Games being played ------------------------------------------------------------------
 
+namespace {
+
+// A time control as the quick-pairing buttons write it, "" when it is none of theirs.
+std::string quick_speed(const std::string& time_control) {
+    auto tc = parse_time_control(time_control);
+    if (!tc) return "";
+    for (const char* q : QuickTimeControls)
+        if (auto qt = parse_time_control(q); qt && qt->to_string() == tc->to_string()) return q;
+    return "";
+}
+
+}  // namespace
+
+bool Lobby::in_the_list(const Listed& g) const {
+    if (started_.size() <= env_.max_games_listed) return true;
+    return g.seq >= games_.at(started_[started_.size() - env_.max_games_listed]).seq;
+}
+
 void Lobby::on_live_game(const LiveGame& g) {
     std::lock_guard lock(mutex_);
     auto it = games_.find(g.id);
     if (g.over || !g.listed || g.ply == 0) {
         if (it == games_.end()) return;
+        if (!it->second.speed.empty() && --playing_by_speed_[it->second.speed] <= 0)
+            playing_by_speed_.erase(it->second.speed);
         games_.erase(it);
         std::erase(started_, g.id);
         dirty_ = true;
         return;
     }
     if (it != games_.end()) {
-        it->second.ply = g.ply;  // not worth a message to everyone
+        // A listed game's board moves on (its mini board, at most twice a second for
+        // everyone), and a seat claimed by an account after sign-up (issue 28, item 9)
+        // brings its name; a game beyond the list only keeps its place.
+        LiveGame& kept = it->second.game;
+        const bool named = kept.white != g.white || kept.black != g.black || kept.rated != g.rated;
+        kept = g;
+        if (named || in_the_list(it->second)) dirty_ = true;
         return;
     }
-    games_[g.id] = g;
+    Listed l{g, next_game_seq_++, quick_speed(g.time_control)};
+    if (!l.speed.empty()) ++playing_by_speed_[l.speed];
+    games_[g.id] = std::move(l);
     started_.push_back(g.id);
     dirty_ = true;
 }
@@ -383,16 +411,27 @@ std::string Lobby::snapshot_common() const {
                          {"waiting_ms", std::max<Millis>(0, now - s.created)}});
     const size_t n = std::min(started_.size(), env_.max_games_listed);
     for (size_t i = 0; i < n; ++i) {
-        const LiveGame& g = games_.at(started_[started_.size() - 1 - i]);
+        const LiveGame& g = games_.at(started_[started_.size() - 1 - i]).game;
         games.push_back({{"id", g.id},
                          {"white", g.white},
                          {"black", g.black},
                          {"time_control", g.time_control},
                          {"variant", g.variant},
                          {"rated", g.rated},
-                         {"ply", g.ply}});
+                         {"ply", g.ply},
+                         {"fen", g.fen},
+                         {"last_move", g.last_move.empty() ? json(nullptr) : json(g.last_move)}});
     }
-    json j = {{"seeks", std::move(seeks)}, {"games", std::move(games)}, {"playing", games_.size()}};
+    // Issue 28 (9): at each quick-pairing button, how many wait (seeks of that time
+    // control, standard chess) and how many games of it are being played.
+    json speeds = json::array();
+    for (const char* q : QuickTimeControls) {
+        int waiting = 0;
+        for (const Seek& s : seeks_) waiting += !s.chess960 && quick_speed(s.time_control) == q;
+        auto p = playing_by_speed_.find(q);
+        speeds.push_back({{"time_control", q}, {"waiting", waiting}, {"playing", p == playing_by_speed_.end() ? 0 : p->second}});
+    }
+    json j = {{"seeks", std::move(seeks)}, {"games", std::move(games)}, {"playing", games_.size()}, {"speeds", std::move(speeds)}};
     std::string text = dump_json(j);
     return text.substr(1, text.size() - 2);  // the fields, without the braces
 }

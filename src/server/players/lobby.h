@@ -124,8 +124,16 @@ private:
     mutable std::mutex mutex_;
     std::map<const Subscriber*, Member> members_;
     std::vector<Seek> seeks_;  // oldest first
-    std::map<std::string, LiveGame> games_;
+    struct Listed {
+        LiveGame game;
+        std::uint64_t seq = 0;  // its place in the order the games started
+        std::string speed;      // its time control as the quick-pairing buttons write it ("" for another)
+    };
+    std::map<std::string, Listed> games_;
     std::vector<std::string> started_;  // ids of listed games, in the order they started
+    std::uint64_t next_game_seq_ = 0;
+    std::map<std::string, int> playing_by_speed_;  // games being played per quick-pairing time control
+    bool in_the_list(const Listed& g) const;         // among the max_games_listed newest
     std::uint64_t next_seek_ = 0;
     bool dirty_ = false;
 };

@@ -355,7 +355,8 @@ export class RoundView {
         this.btn(t('resign'), 'resign-confirm', () => c.confirmResign(true), 'no'),
         this.btn(t('cancel'), 'resign-cancel', () => c.confirmResign(false))));
     }
-    if (s.can_abort) A.append(this.btn(t('abort'), 'abort', () => c.send({ t: 'abort' })));
+    // An invitation not yet opened is called off by the button beside its link.
+    if (s.can_abort && !(s.awaiting_friend && inviteFor(s.id))) A.append(this.btn(t('abort'), 'abort', () => c.send({ t: 'abort' })));
     else A.append(this.btn(t('resign'), 'resign', () => c.resign()));
     this.noteOffer(s);
     if (s.draw_offer === me) A.append(h('span.pending', t('drawOfferSent')));
@@ -366,7 +367,9 @@ export class RoundView {
       A.append(this.btn(t(claim === 'fifty-moves' ? 'claimFifty' : 'claimThreefold'), `claim-${claim}`, () => c.send({ t: 'claim', claim }), 'claim'));
     }
     // A takeback takes back one's own last move: none yet, nothing to ask for.
-    if (hotseat ? s.ply > 0 : s.moves.some((_, i) => c.sideOfPly(i) === me)) {
+    // The moves of a PGN the game started from are nobody's (issue 28).
+    const first = s.pgn_plies ?? 0;
+    if (hotseat ? s.ply > first : s.moves.some((_, i) => i >= first && c.sideOfPly(i) === me)) {
       if (s.takeback_request === me) A.append(h('span.pending', t('takebackSent')));
       else if (s.takeback_request !== opp) A.append(this.btn(t('takeback'), 'takeback', () => c.send({ t: 'takeback', action: 'request' })));
     }
@@ -449,8 +452,15 @@ export class RoundView {
     // The invitation is for an opponent who has not come yet: once seen, it goes.
     const opp = s.you === 'white' ? 'black' : s.you === 'black' ? 'white' : null;
     const seen = !!opp && !!s.presence && s.presence[opp].state !== 'gone';
-    if (opp && (seen || s.moves.some((_, i) => this.ctrl.sideOfPly(i) === opp))) this.opponentCame = true;
-    if (invite && s.status === 'ongoing' && !this.opponentCame) items.push(this.copyRow(t('inviteLink'), `${base}#/game/${s.id}?seat=${encodeURIComponent(invite)}`, 'invite'));
+    const first = s.pgn_plies ?? 0;
+    if (opp && (seen || s.moves.some((_, i) => i >= first && this.ctrl.sideOfPly(i) === opp))) this.opponentCame = true;
+    const inviting = !!invite && s.status === 'ongoing' && !this.opponentCame;
+    // Issue 28 (1): the creator of an invitation is told in words that the game waits
+    // for the friend, beside the link and a way to call it off.
+    if (inviting && s.awaiting_friend) items.push(h('p.waiting-friend', { role: 'status', 'data-state': 'waiting-friend' }, t('waitingFriend')));
+    if (inviting) items.push(this.copyRow(t('inviteLink'), `${base}#/game/${s.id}?seat=${encodeURIComponent(invite!)}`, 'invite'));
+    if (inviting && s.awaiting_friend && s.can_abort)
+      items.push(this.btn(t('cancelInvite'), 'cancel-invite', () => this.ctrl.send({ t: 'abort' })));
     items.push(this.copyRow(t('watchLink'), `${base}#/game/${s.id}`, 'watch'));
     clear(this.el.share, items);
   }
