@@ -1,5 +1,5 @@
 // Outpost — the memory of finished games in a real `outpost serve` (issue 28, item 14):
-// reading the PGNs of 2,000 finished games (100 plies each, written into the database
+// reading the PGNs of 2,000 finished games (up to 200 plies each, written into the database
 // before the server starts; one client, without the per-address rate limit) grows the server's resident memory by less than 64 MiB
 // with the default bound of the finished rooms kept (32 MiB), and by less than the
 // bound's worth with a smaller one. The cache's byte count: tests/unit/
@@ -45,7 +45,7 @@ struct Database {
             w.kind = outpost::server::GameWrite::INSERT_GAME;
             char id[16];
             std::snprintf(id, sizeof id, "fin%d", i);  // (GCC 12 warns at "fin" + std::to_string)
-            w.game = outpost::test::finished_game(id, 100, rng);
+            w.game = outpost::test::finished_game(id, 200, rng);
             ids.push_back(w.game.id);
             batch.push_back(std::move(w));
         }
@@ -66,10 +66,15 @@ double growth_mib(outpost::test::Server& s, const std::vector<std::string>& ids)
         for (size_t i = 0; i < 50; ++i) outpost::test::http(fd, "GET", "/api/v1/games/" + ids[i] + "/pgn");
     const long before = rss_kib(s.pid);
     int read = 0;
-    for (const auto& id : ids) read += outpost::test::http(fd, "GET", "/api/v1/games/" + id + "/pgn").status == 200;
+    std::string first_failure;
+    for (const auto& id : ids) {
+        const auto r = outpost::test::http(fd, "GET", "/api/v1/games/" + id + "/pgn");
+        read += r.status == 200;
+        if (r.status != 200 && first_failure.empty()) first_failure = id + ": " + std::to_string(r.status) + " " + r.body;
+    }
     const long after = rss_kib(s.pid);
     close(fd);
-    EXPECT_EQ(read, int(ids.size()));
+    EXPECT_EQ(read, int(ids.size())) << first_failure;
     return double(after - before) / 1024.0;
 }
 

@@ -31,7 +31,9 @@ inline server::StoredGame finished_game(const std::string& id, int plies, std::m
     g.variant = "standard";
     g.initial_fen = to_fen(Position::startpos());
     g.casual = true;
-    Game game(Position::startpos());
+    GameOptions options;
+    options.auto_claim_draws = g.casual;  // as the server replays a casual game's moves
+    Game game(Position::startpos(), options);
     std::int64_t clocks[2] = {300'000, 300'000};
     for (int ply = 1; ply <= plies && !game.is_over(); ++ply) {
         const MoveList legal = legal_moves(game.position());
