@@ -1,6 +1,7 @@
 // Outpost — protocol v1: readers and writers of every message (docs/protocol.md).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/common/protocol.h"
+#include "server/common/wire_text.h"
 #include "server/common/names.h"
 
 #include "server/common/json_writer.h"
@@ -280,7 +281,7 @@ Answer<std::string> read_player_name(std::string_view text, std::string_view fie
 }
 
 Answer<NewGameRequest> read_new_game(std::string_view body) {
-    constexpr int elo_min = engine::ELO_MIN, elo_max = engine::ELO_MAX;
+    constexpr int elo_min = RobotEloMin, elo_max = RobotEloMax;
     auto parsed = parse_object(body, MaxBodyBytes);
     if (!parsed) return parsed.error();
     const json& j = *parsed;

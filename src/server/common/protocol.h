@@ -38,6 +38,10 @@ std::string error_json(const ProtocolError& e);
 // Limits of the protocol (docs/protocol.md, "Limits").
 constexpr size_t MaxMessageBytes = 4096;
 constexpr size_t MaxBodyBytes = 64 * 1024;
+// The Elo a robot may be asked for (P3): the engine's range (engine/skill.h ELO_MIN,
+// ELO_MAX), written here because the protocol's reader knows no engine; play/robot.cpp
+// asserts at compile time that the two agree.
+constexpr int RobotEloMin = 400, RobotEloMax = 2850;
 
 // --- Client to server (WebSocket) ---------------------------------------------------
 

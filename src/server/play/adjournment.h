@@ -15,6 +15,7 @@
 
 #include "chess/game.h"
 #include "chess/result.h"
+#include "server/common/wire_text.h"
 
 namespace outpost::server {
 
@@ -36,11 +37,7 @@ std::string adjournment_to_json(const AdjournState& a);
 Result<AdjournState> adjournment_from_json(std::string_view text);
 
 // A sealed move as written on the envelope: 1 to 16 printable ASCII characters.
-bool sealed_move_text_ok(std::string_view text);
 
-// "2026-11-24T18:30:00Z" (seconds optional, "Z" or "+00:00"); ms since 1970.
-std::optional<std::int64_t> parse_iso_time(std::string_view text);
-std::string format_iso_time(std::int64_t ms);
 
 // The envelope as the PGN shows it after the game resumed (docs/protocol.md).
 std::string envelope_comment(const AdjournState& a);

@@ -9,8 +9,12 @@
 #include "engine/engine.h"
 #include "engine/human_time.h"
 #include "engine/skill.h"
+#include "server/common/protocol.h"
 
 namespace outpost::server {
+
+static_assert(RobotEloMin == engine::ELO_MIN && RobotEloMax == engine::ELO_MAX,
+              "the protocol reads the robot's Elo in the engine's range (common/protocol.h)");
 
 namespace {
 Millis steady_ms() {
