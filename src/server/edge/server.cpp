@@ -18,6 +18,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "server/admin/admin_service.h"
 #include "server/bus/in_process_bus.h"
 #include "server/common/guards.h"
 #include "server/events/simul_on_bus.h"
@@ -34,6 +35,7 @@
 #include "server/accounts/identity.h"
 #include "server/common/random.h"
 #include "server/play/robot.h"
+#include "server/edge/account_sockets.h"
 #include "server/edge/game_timers.h"
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
@@ -79,6 +81,8 @@ struct Shared {
     Lobby* lobby = nullptr;
     EventService* events = nullptr;  // issue 13: /api/v1/events
     SimulService* simuls = nullptr;  // P18
+    AccountSockets* sockets = nullptr;  // issue 25: the WebSockets, closed when their session ends
+    AdminService* admin = nullptr;      // SPEC D9: /api/v1/admin, /api/v1/reports
 };
 
 // A request whose answer needs a password hash: handed to the account service's pool,
@@ -113,16 +117,34 @@ Identity identify_request(const http::request<http::string_body>& req, const Sha
 }
 
 // A WebSocket connection following one game.
-class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
+class WsSession : public Subscriber, public AccountSockets::Closable, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, std::optional<Account> account)
-        : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(account)) {}
+    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, Identity who)
+        : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(who.account)), token_(std::move(who.token)) {}
+
+    // Issue 25: the session this connection was opened under has ended: it closes at
+    // once (SessionEndedCloseCode, with the reason), and reads nothing more.
+    void end_session(const std::string& reason) override {
+        asio::post(ws_.get_executor(), [self = shared_from_this(), reason] {
+            if (self->closed_ || self->ending_) return;
+            self->ending_ = self->closing_ = true;
+            self->close_code_ = websocket::close_code(SessionEndedCloseCode);
+            self->close_reason_ = reason.substr(0, 120);
+            // What was waiting to be sent is no longer for this session; a write under
+            // way finishes, then the close frame goes (write_next).
+            while (self->queue_.size() > 1) {
+                self->queued_bytes_ -= self->queue_.back()->size();
+                self->queue_.pop_back();
+            }
+            if (self->queue_.empty()) self->send_close();
+        });
+    }
 
     std::int64_t account_id() const override { return account_ ? account_->id : 0; }
 
     void deliver(std::shared_ptr<const std::string> message) override {
         asio::post(ws_.get_executor(), [self = shared_from_this(), message] {
-            if (self->closed_) return;
+            if (self->closed_ || self->ending_) return;
             // A client that reads nothing must not grow the queue without bound: the
             // bound is in bytes (a few full states of long games), not in messages.
             if (self->queued_bytes_ + message->size() > self->limits_.send_queue_bytes) {
@@ -167,6 +189,10 @@ public:
             co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
             co_return;
         }
+        if (shared.sockets)
+            shared.sockets->add(this, AccountSockets::Entry{weak_from_this(), account_ ? account_->id : 0,
+                                                             account_ ? account_->name : "", token_,
+                                                             lobby ? "lobby" : simul ? "simul" : "game"});
         asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
         beast::flat_buffer buffer;
         int rejected = 0;
@@ -177,7 +203,7 @@ public:
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "message too large (the limit is 4096 bytes)"})));
                 break;  // Beast closes a stream whose message was too big
             }
-            if (ec || closed_) break;
+            if (ec || closed_ || ending_) break;
             if (limits_.enabled && !shared.edge->ws.allow(ip_, monotonic_now())) {
                 // A flood: answered while it lasts, then the connection is closed.
                 if (++rejected >= limits_.ws_rejected_before_close) {
@@ -200,6 +226,7 @@ public:
         }
         if (!closing_) closed_ = true;
         ping_timer_.cancel();
+        if (shared.sockets) shared.sockets->remove(this);
         shared.bus->leave(address, this);
     }
 
@@ -241,17 +268,24 @@ private:
                 return;
             }
             if (!self->queue_.empty()) self->write_next();
-            else if (self->closing_ && !self->closed_) {
-                self->closed_ = true;
-                self->ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "rate limited"),
-                                      [self](beast::error_code) {});
-            }
+            else if (self->closing_ && !self->closed_) self->send_close();
         });
+    }
+
+    // The close frame, once the queue is written (flooded, or the session ended).
+    void send_close() {
+        closed_ = true;
+        ping_timer_.cancel();
+        ws_.async_close(websocket::close_reason(close_code_, close_reason_), [self = shared_from_this()](beast::error_code) {});
     }
 
     websocket::stream<beast::tcp_stream> ws_;
     std::string ip_;
     std::optional<Account> account_;  // the session's account at the upgrade (P21); none: anonymous
+    std::string token_;               // the session's token ("": anonymous), to close it when it ends
+    bool ending_ = false;             // its session ended (issue 25): closing, nothing more read or sent
+    websocket::close_code close_code_ = websocket::close_code::policy_error;
+    std::string close_reason_ = "rate limited";
     EdgeLimits limits_;
     std::deque<std::shared_ptr<const std::string>> queue_;
     size_t queued_bytes_ = 0;
@@ -324,7 +358,7 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         }
         if (websocket::is_upgrade(req)) {
             auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip,
-                                                  identify_request(req, shared).account);
+                                                  identify_request(req, shared));
             co_await ws->run(std::move(req), shared);
             co_return;
         }
@@ -341,7 +375,9 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         request.session_token = std::move(who.token);
         HttpResponse r;
         try {
-            if (shared.events && EventService::handles(request)) {
+            if (shared.admin && AdminService::handles(request)) {
+                r = shared.admin->handle(request);
+            } else if (shared.events && EventService::handles(request)) {
                 r = shared.events->handle(request);
             } else if (shared.account_service && AccountService::handles(request)) {
                 if (AccountService::hashes(request)) r = co_await answer_off_thread(*shared.account_service, std::move(request));
@@ -418,8 +454,18 @@ int run_server(const ServerConfig& config) {
     const StaticFiles files = StaticFiles::load(config.web_dir);
     asio::io_context ioc(config.io_threads);
 
+    // SPEC D9: the admin page's audit log, reports and arbiters' decisions.
+    auto admin_store = AdminStore::open(config.db);
+    if (!admin_store) {
+        std::cerr << "outpost serve: " << admin_store.error().message << "\n";
+        return 1;
+    }
     std::unique_ptr<Hub> hub;
     HubEnv env;
+    env.arbiter_reason = [store = admin_store->get()](const std::string& id) {
+        auto r = store->arbiter_reason(id);
+        return r ? *r : std::string();
+    };
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
     env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
@@ -554,10 +600,24 @@ int run_server(const ServerConfig& config) {
     analysis_options.client_limits = config.limits.enabled;
     AnalysisService analysis(analysis_options, *hub, storage->get(), monotonic_now);
 
+    AccountSockets sockets;  // issue 25: a session that ends closes its WebSockets
     AccountService::Options account_options;
+    account_options.end_sessions = [&sockets](const SessionsEnded& e) { return sockets.end(e); };
     account_options.client_limits = config.limits.enabled;
     account_options.allowed_origins = config.allowed_origins;
     AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
+    AdminEnv admin_env;
+    admin_env.wall_ms = wall_now;
+    admin_env.monotonic_ms = monotonic_now;
+    admin_env.allowed_origins = config.allowed_origins;
+    admin_env.client_limits = config.limits.enabled;
+    admin_env.end_sessions = account_options.end_sessions;
+    admin_env.connections = [&sockets] {
+        std::vector<AdminConnection> out;
+        for (const AccountSockets::Entry& e : sockets.list()) out.push_back(AdminConnection{e.account_name, e.kind});
+        return out;
+    };
+    AdminService admin(admin_env, *admin_store->get(), *accounts->get(), *hub, events->get(), &simuls);
 
     // The bus: the WebSocket sessions reach the games, the lobby and the simuls through it.
     InProcessBus bus;
@@ -567,7 +627,7 @@ int run_server(const ServerConfig& config) {
     bus.serve(Topic::LOBBY, &lobby_on_bus);
     bus.serve(Topic::SIMUL, &simuls_on_bus);
     Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls}), asio::detached);
+    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin}), asio::detached);
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
     std::function<void()> lobby_pulse = [&] {
