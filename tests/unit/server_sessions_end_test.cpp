@@ -173,6 +173,22 @@ TEST(SessionsEnd25, AnAdministratorDisablingAnAccountClosesItsSocketsAndItCannot
         // A player is refused, and nothing closes.
         EXPECT_EQ(request(server.port, "POST", "/api/v1/admin/accounts/Root/signout", "{}", chen).status, 403);
         EXPECT_TRUE(still_open(s.lobby));
+        // Through the real edge: a guest, a player, and another site's page with the
+        // admin's own cookie are refused (SPEC D9).
+        auto with_origin = [&](const std::string& method, const std::string& target, const std::string& origin) {
+            int fd = connect_to(server.port);
+            std::string headers = "Cookie: " + root + "\r\nOrigin: " + origin + "\r\n";
+            if (method == "POST") headers += "Content-Type: application/json\r\n";
+            Response r = http(fd, method, target, method == "POST" ? "{}" : "", headers);
+            close(fd);
+            return r.status;
+        };
+        EXPECT_EQ(request(server.port, "GET", "/api/v1/admin/overview", "", "").status, 401);
+        EXPECT_EQ(request(server.port, "GET", "/api/v1/admin/overview", "", chen).status, 403);
+        EXPECT_EQ(with_origin("GET", "/api/v1/admin/overview", "https://evil.example"), 403);
+        EXPECT_EQ(with_origin("POST", "/api/v1/admin/accounts/Chen/disable", "https://evil.example"), 403);
+        EXPECT_EQ(with_origin("GET", "/api/v1/admin/overview", "http://127.0.0.1"), 200);
+        EXPECT_TRUE(still_open(s.lobby));
         Response off = request(server.port, "POST", "/api/v1/admin/accounts/Chen/disable", "{}", root);
         ASSERT_EQ(off.status, 200) << off.body;
         for (int fd : {s.lobby, s.game}) {

@@ -430,7 +430,7 @@ const en = {
   adminTc: "Time control",
   adminMoves: "Moves",
   adminConnections: "Connections",
-  adminConnSummary: "{total} connections: {anonymous} anonymous, {accounts} signed-in players",
+  adminConnSummary: "{total, plural, one {# connection} other {# connections}}: {anonymous} anonymous, {accounts, plural, one {# signed-in player} other {# signed-in players}}",
   adminEndGame: "End with an arbiter's decision",
   adminResult: "Result",
   adminReason: "Reason (shown to the players and written into the PGN)",

@@ -441,7 +441,7 @@ const fi: Dict = {
   adminTc: "Aikarajoitus",
   adminMoves: "Siirrot",
   adminConnections: "Yhteydet",
-  adminConnSummary: "{total} yhteyttä: {anonymous} nimetöntä, {accounts} kirjautunutta pelaajaa",
+  adminConnSummary: "{total, plural, one {# yhteys} other {# yhteyttä}}: {anonymous} nimetöntä, {accounts, plural, one {# kirjautunut pelaaja} other {# kirjautunutta pelaajaa}}",
   adminEndGame: "Päätä tuomarin päätöksellä",
   adminResult: "Tulos",
   adminReason: "Perustelu (näytetään pelaajille ja kirjataan PGN:ään)",
