@@ -6,8 +6,9 @@
 // only shows what it answers. Tables have captions and header cells; every action is
 // a button or a form with labelled fields; what an action did is said in a live region.
 import { ApiError } from './api';
+import { account } from './account';
 import { clear, h } from './dom';
-import { dateTime, errorText, playerName, t } from './i18n';
+import { dateTime, errorText, hasKey, playerName, t } from './i18n';
 import type { Key } from './i18n/en';
 
 interface LiveGame { id: string; white: string; black: string; time_control: string; ply: number; connections: number }
@@ -141,7 +142,8 @@ export class AdminView {
           h('th', { scope: 'row' }, h('a', { href: `#/player/${encodeURIComponent(a.name)}` }, a.name)),
           h('td', a.disabled ? t('adminDisabled') : t('adminActive')), h('td', String(a.connections)),
           h('td', a.disabled ? btn(t('adminEnable'), 'enable', () => void this.act(path(a, 'enable'), {}, t('adminDone'), 'accounts'))
-            : btn(t('adminDisable'), 'disable', () => void this.act(path(a, 'disable'), {}, t('adminDone'), 'accounts')),
+            : a.name === account()?.name ? '' // an admin does not disable their own account (the server refuses it too)
+              : btn(t('adminDisable'), 'disable', () => void this.act(path(a, 'disable'), {}, t('adminDone'), 'accounts')),
           ' ', btn(t('adminSignOut'), 'signout', () => void this.act(path(a, 'signout'), {}, t('adminDone'), 'accounts'))))), 'accounts'));
     } catch (e) { this.fail('accounts', e); }
   }
@@ -177,7 +179,7 @@ export class AdminView {
       const r = await call<{ simuls: SimulRow[] }>('GET', '/api/v1/simuls');
       clear(this.sections.simuls, table(t('adminSimuls'), [t('adminName'), t('adminStatus'), t('adminAction')],
         r.simuls.map((s) => h('tr', { 'data-simul': s.id },
-          h('th', { scope: 'row' }, h('a', { href: `#/simul/${encodeURIComponent(s.id)}` }, s.name)), h('td', s.status),
+          h('th', { scope: 'row' }, h('a', { href: `#/simul/${encodeURIComponent(s.id)}` }, s.name)), h('td', t(`simul_${s.status}` as 'simul_open')),
           h('td', s.status === 'open'
             ? btn(t('adminClose'), 'close-simul', () => void this.act(`/api/v1/admin/simuls/${encodeURIComponent(s.id)}/close`, {}, t('adminClosed'), 'simuls')) : ''))), 'simuls'));
     } catch (e) { this.fail('simuls', e); }
@@ -188,7 +190,7 @@ export class AdminView {
       const r = await call<{ entries: AuditEntry[] }>('GET', '/api/v1/admin/audit?limit=100');
       clear(this.sections.audit, table(t('adminAudit'), [t('adminWhen'), t('adminWho'), t('adminAction'), t('adminTarget'), t('adminBefore'), t('adminAfter')],
         r.entries.map((x) => h('tr', { 'data-audit': x.action },
-          h('td', dateTime(new Date(x.at))), h('td', x.admin), h('td', x.action), h('td', x.target),
+          h('td', dateTime(new Date(x.at))), h('td', x.admin), h('td', hasKey(`auditAct_${x.action}`) ? t(`auditAct_${x.action}` as Key) : x.action), h('td', x.target),
           h('td', h('code', x.before)), h('td', h('code', x.after)))), 'audit'));
     } catch (e) { this.fail('audit', e); }
   }
