@@ -12,22 +12,20 @@
 #include <nlohmann/json.hpp>
 
 #include "server/accounts/accounts.h"
+#include "server/admin/admin_http.h"
 #include "server/admin/admin_text.h"
 #include "server/common/http_answer.h"
 
 namespace outpost::server {
 namespace {
 
+using admin_http::no_store;
+using admin_http::refused;
 using nlohmann::json;
 
 constexpr std::size_t MaxReportReason = 500;  // characters
 constexpr std::int64_t HourMs = 3'600'000;
 
-HttpResponse no_store(HttpResponse r) {
-    r.headers.emplace_back("Cache-Control", "no-store");
-    return r;
-}
-HttpResponse refused(const ProtocolError& e) { return no_store(error_answer(e)); }
 
 json report_json(const PlayerReport& r) {
     return json{{"id", r.id},          {"at", r.at_ms},         {"reporter", r.reporter_name}, {"kind", r.kind},

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/accounts/accounts.h"
+#include "server/admin/admin_http.h"
 #include "server/admin/admin_text.h"
 #include "server/common/http_answer.h"
 #include "server/events/events.h"
@@ -16,6 +17,8 @@
 namespace outpost::server {
 namespace {
 
+using admin_http::no_store;
+using admin_http::refused;
 using nlohmann::json;
 
 constexpr std::string_view AdminPrefix = "/api/v1/admin/";
@@ -23,12 +26,7 @@ constexpr std::size_t MaxArbiterReason = 300;  // characters
 constexpr int MaxAccountsFound = 50;
 constexpr std::size_t MaxGamesListed = 500;
 
-HttpResponse no_store(HttpResponse r) {
-    r.headers.emplace_back("Cache-Control", "no-store");
-    return r;
-}
 HttpResponse ok(const json& j) { return no_store(json_value_answer(200, j)); }
-HttpResponse refused(const ProtocolError& e) { return no_store(error_answer(e)); }
 HttpResponse internal(const Error& e) { return refused({"internal", e.message, 500}); }
 HttpResponse not_found(const std::string& what) { return refused({"not_found", "no such " + what, 404}); }
 

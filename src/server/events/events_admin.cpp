@@ -6,10 +6,9 @@
 
 namespace outpost::server {
 
-using events_detail::refused;
-using events_detail::status_of;
-
 Answer<std::pair<std::string, std::string>> EventService::close(std::int64_t id) {
+    using events_detail::refused;
+    using events_detail::status_of;
     std::lock_guard lock(mutex_);
     auto found = find(id);
     if (!found) return found.error();
