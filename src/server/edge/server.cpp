@@ -130,6 +130,7 @@ public:
             self->ending_ = self->closing_ = true;
             self->close_code_ = websocket::close_code(SessionEndedCloseCode);
             self->close_reason_ = reason.substr(0, 120);
+            if (!self->accepted_) return;  // run() closes it once the handshake is done
             // What was waiting to be sent is no longer for this session; a write under
             // way finishes, then the close frame goes (write_next).
             while (self->queue_.size() > 1) {
@@ -172,14 +173,33 @@ public:
             measured_lag_ = samples_++ == 0 ? half_rtt : (measured_lag_ + half_rtt) / 2;
             ping_sent_at_.reset();
         });
-        beast::error_code ec;
-        co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
-        if (ec) co_return;
         // /api/v1/lobby: a member of the lobby (P22); /api/v1/simul: a simul's changes
         // (P18); any other path: a game's. The connection talks to its address on the
         // bus, never to the room that owns it.
         const bool lobby = path == "/api/v1/lobby" && shared.lobby;
         const bool simul = path == "/api/v1/simul" && shared.simuls;
+        // Issue 25: known by its session from the start (no wait since the cookie was
+        // read), so that a session ending during the handshake closes it too.
+        struct Registered {
+            AccountSockets* sockets;
+            const void* key;
+            ~Registered() {
+                if (sockets) sockets->remove(key);
+            }
+        } registered{shared.sockets, this};
+        if (shared.sockets)
+            shared.sockets->add(this, AccountSockets::Entry{weak_from_this(), account_ ? account_->id : 0,
+                                                             account_ ? account_->name : "", token_,
+                                                             lobby ? "lobby" : simul ? "simul" : "game"});
+        beast::error_code ec;
+        co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
+        if (ec) co_return;
+        accepted_ = true;
+        if (ending_) {
+            closed_ = true;
+            co_await ws_.async_close(websocket::close_reason(close_code_, close_reason_), asio::redirect_error(use_awaitable, ec));
+            co_return;
+        }
         const Address address = lobby ? Address::lobby() : simul ? Address::simul(param("id")) : Address::game(param("game"));
         const std::string token = param(simul ? "key" : "seat");
         auto joined = shared.bus->join(address, shared_from_this(), Credentials{token, account_ ? &*account_ : nullptr, ip_});
@@ -189,10 +209,6 @@ public:
             co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
             co_return;
         }
-        if (shared.sockets)
-            shared.sockets->add(this, AccountSockets::Entry{weak_from_this(), account_ ? account_->id : 0,
-                                                             account_ ? account_->name : "", token_,
-                                                             lobby ? "lobby" : simul ? "simul" : "game"});
         asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
         beast::flat_buffer buffer;
         int rejected = 0;
@@ -226,7 +242,6 @@ public:
         }
         if (!closing_) closed_ = true;
         ping_timer_.cancel();
-        if (shared.sockets) shared.sockets->remove(this);
         shared.bus->leave(address, this);
     }
 
@@ -284,6 +299,7 @@ private:
     std::optional<Account> account_;  // the session's account at the upgrade (P21); none: anonymous
     std::string token_;               // the session's token ("": anonymous), to close it when it ends
     bool ending_ = false;             // its session ended (issue 25): closing, nothing more read or sent
+    bool accepted_ = false;           // the WebSocket handshake is done
     websocket::close_code close_code_ = websocket::close_code::policy_error;
     std::string close_reason_ = "rate limited";
     EdgeLimits limits_;
