@@ -72,6 +72,14 @@ test('D9: an administrator walks the admin page by keyboard; issue 25: the disab
   await boris.click('[data-action=report-send]');
   await boris.waitForFunction(() => document.querySelector('details[data-report=game] [role=status]')?.textContent.length > 0);
   await assertAccessible(boris, 'the game page with the report form');
+  // The same on a profile (not on one's own).
+  await boris.goto(`${server.url}/#/player/root`);
+  await boris.click('details[data-report=player] summary');
+  await boris.waitForSelector('#report-player-reason', { state: 'visible' });
+  await assertAccessible(boris, 'a profile with the report form');
+  await boris.goto(`${server.url}/#/player/boris`);
+  await boris.waitForSelector('.profile-page h1');
+  assert.equal(await boris.locator('details[data-report]').count(), 0);
   // A player is refused the admin page.
   await boris.goto(`${server.url}/#/admin`);
   await boris.waitForSelector('[data-admin=refused]');
