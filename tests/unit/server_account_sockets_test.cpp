@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "server/edge/account_sockets.h"
+#include "server/edge/session_sweep.h"
 
 using namespace outpost::server;
 
@@ -64,4 +65,30 @@ TEST_F(AccountSockets25, AConnectionThatLeftOrIsGoneIsNotTold) {
     // The admin page's list: every connection, without tokens.
     for (const auto& e : sockets.list()) EXPECT_TRUE(e.token.empty());
     EXPECT_EQ(sockets.list().size(), 4u);
+}
+
+// Another process (`outpost user logout|disable`) ended sessions in the database: the
+// sweep closes their connections, and only theirs.
+TEST(SessionSweep25, ConnectionsOfSessionsEndedElsewhereAreClosed) {
+    auto store = std::move(AccountStore::open(":memory:", PasswordCost::cheapest()).value());
+    const std::int64_t now = 1'700'000'000'000;
+    const Account anna = store->create("Anna", "a long enough password", false, now).value();
+    const Account boris = store->create("Boris", "a long enough password", false, now).value();
+    const std::string a = store->start_session(anna.id, now).value();
+    const std::string b = store->start_session(boris.id, now).value();
+    AccountSockets sockets;
+    auto anna_conn = std::make_shared<Conn>(), boris_conn = std::make_shared<Conn>();
+    sockets.add(anna_conn.get(), {anna_conn, anna.id, "Anna", a, "lobby"});
+    sockets.add(boris_conn.get(), {boris_conn, boris.id, "Boris", b, "game"});
+    SessionSweep sweep(sockets, *store, [now] { return now; }, std::chrono::hours(1));
+    EXPECT_EQ(sweep.sweep(), 0);
+    ASSERT_TRUE(store->end_all_sessions(anna.id).ok());
+    EXPECT_EQ(sweep.sweep(), 1);
+    ASSERT_EQ(anna_conn->told.size(), 1u);
+    EXPECT_EQ(anna_conn->told[0], "session ended");
+    EXPECT_TRUE(boris_conn->told.empty());
+    sockets.remove(anna_conn.get());  // as a WebSocket leaves once closed
+    ASSERT_TRUE(store->set_disabled("Boris", true).ok());
+    EXPECT_EQ(sweep.sweep(), 1);
+    EXPECT_EQ(boris_conn->told.size(), 1u);
 }

@@ -201,6 +201,18 @@ TEST(SessionsEnd25, AnAdministratorDisablingAnAccountClosesItsSocketsAndItCannot
         Response again = request(server.port, "POST", "/api/v1/account/signin", body, "");
         EXPECT_EQ(again.status, 403);
         EXPECT_NE(again.body.find("account_disabled"), std::string::npos);
+        // `outpost user logout` from another process while the server runs: the
+        // server notices within a few seconds (edge/session_sweep.h).
+        const std::string dana = sign_in(server.port, "Dana", true);
+        Sockets d;
+        open_sockets(server.port, dana, d);
+        CliRun out = run_outpost("user --db " + shell_quote(db) + " logout Dana");
+        ASSERT_EQ(out.exit_code, 0) << out.err;
+        for (int fd : {d.lobby, d.game}) {
+            auto [code, reason] = close_of(fd, 8000);
+            EXPECT_EQ(code, 4001);
+            EXPECT_EQ(reason, "session ended");
+        }
     }
     std::error_code ec;
     fs::remove_all(dir, ec);

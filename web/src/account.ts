@@ -39,6 +39,7 @@ export function sessionEnded(ev: CloseEvent): boolean {
   const why: Record<string, Key> = {
     'signed out everywhere': 'sessEnd_all', 'password changed': 'sessEnd_password',
     'account disabled': 'sessEnd_disabled', 'signed out by an administrator': 'sessEnd_admin',
+    'session ended': 'sessEnd_other',
   };
   if (ev.reason !== 'signed out') toast(t('sessionEnded', { reason: why[ev.reason] ? t(why[ev.reason]) : ev.reason }), 'info');
   void loadAccount();

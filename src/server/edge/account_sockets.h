@@ -5,6 +5,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -57,6 +58,17 @@ public:
         }
         for (auto& c : closing) c->end_session(ended.reason);
         return int(closing.size());
+    }
+
+    // The sessions that connections are open under, each once (session_sweep.h).
+    std::vector<std::string> tokens() const {
+        std::lock_guard lock(mutex_);
+        std::vector<std::string> out;
+        for (const auto& [key, e] : entries_)
+            if (!e.token.empty()) out.push_back(e.token);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
     }
 
     // For the admin page: every connection (without its token).

@@ -37,6 +37,7 @@
 #include "server/play/robot.h"
 #include "server/edge/account_sockets.h"
 #include "server/edge/game_timers.h"
+#include "server/edge/session_sweep.h"
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
 
@@ -617,6 +618,8 @@ int run_server(const ServerConfig& config) {
     AnalysisService analysis(analysis_options, *hub, storage->get(), monotonic_now);
 
     AccountSockets sockets;  // issue 25: a session that ends closes its WebSockets
+    // ... also when another process ended it (`outpost user disable|logout`).
+    SessionSweep sweep(sockets, *accounts->get(), wall_now, std::chrono::seconds(3));
     AccountService::Options account_options;
     account_options.end_sessions = [&sockets](const SessionsEnded& e) { return sockets.end(e); };
     account_options.client_limits = config.limits.enabled;

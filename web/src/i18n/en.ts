@@ -484,6 +484,7 @@ const en = {
   sessEnd_password: "the password was changed",
   sessEnd_disabled: "an administrator disabled the account",
   sessEnd_admin: "an administrator signed you out",
+  sessEnd_other: "it was ended on the server",
   simulAlternate: "Alternate",
   simulExtra: "Host's extra time per player (s)",
   simulMaxBoards: "Most boards",

@@ -495,6 +495,7 @@ const fi: Dict = {
   sessEnd_password: "salasana vaihdettiin",
   sessEnd_disabled: "ylläpitäjä poisti tilin käytöstä",
   sessEnd_admin: "ylläpitäjä kirjasi sinut ulos",
+  sessEnd_other: "se päätettiin palvelimella",
   simulAlternate: "Vuorotellen",
   simulExtra: "Isännän lisäaika pelaajaa kohden (s)",
   simulMaxBoards: "Lautoja enintään",

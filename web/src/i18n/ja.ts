@@ -493,6 +493,7 @@ const ja: Dict = {
   sessEnd_password: "パスワードが変更されました",
   sessEnd_disabled: "管理者がアカウントを無効にしました",
   sessEnd_admin: "管理者があなたをログアウトさせました",
+  sessEnd_other: "サーバー側で終了されました",
   simulAlternate: "交互",
   simulExtra: "参加者1人あたりのホストの追加時間（秒）",
   simulMaxBoards: "最大盤数",

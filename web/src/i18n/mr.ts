@@ -494,6 +494,7 @@ const mr: Dict = {
   sessEnd_password: "पासवर्ड बदलला",
   sessEnd_disabled: "प्रशासकाने खाते बंद केले",
   sessEnd_admin: "प्रशासकाने तुम्हाला साइन आउट केले",
+  sessEnd_other: "ते सर्व्हरवर संपवले गेले",
   simulAlternate: "आलटून पालटून",
   simulExtra: "प्रत्येक खेळाडूमागे यजमानाला जादा वेळ (सेकंद)",
   simulMaxBoards: "जास्तीत जास्त पट",

@@ -494,6 +494,7 @@ const th: Dict = {
   sessEnd_password: "รหัสผ่านถูกเปลี่ยน",
   sessEnd_disabled: "ผู้ดูแลระงับบัญชีนี้",
   sessEnd_admin: "ผู้ดูแลนำคุณออกจากระบบ",
+  sessEnd_other: "เซสชันถูกยุติที่เซิร์ฟเวอร์",
   simulAlternate: "สลับกัน",
   simulExtra: "เวลาเพิ่มของเจ้าภาพต่อผู้เล่น (วินาที)",
   simulMaxBoards: "จำนวนกระดานสูงสุด",

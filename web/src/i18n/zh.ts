@@ -493,6 +493,7 @@ const zh: Dict = {
   sessEnd_password: "密码已更改",
   sessEnd_disabled: "管理员停用了此账户",
   sessEnd_admin: "管理员让你退出了登录",
+  sessEnd_other: "已在服务器上结束",
   simulAlternate: "轮流",
   simulExtra: "主持人每位棋手的加时（秒）",
   simulMaxBoards: "最多棋盘数",
