@@ -16,7 +16,7 @@ namespace {
 constexpr std::array<std::string_view, size_t(Status::STATUS_NB)> StatusIds = {
     "ongoing",    "checkmate",  "stalemate", "dead-position", "fivefold-repetition", "seventy-five-moves",
     "threefold-repetition", "fifty-moves", "agreement", "resignation", "timeout", "timeout-draw",
-    "both-flags-fell", "aborted", "forfeit", "sealed-move-illegal",
+    "both-flags-fell", "aborted", "forfeit", "sealed-move-illegal", "arbiter-decision",
 };
 
 Error game_over_error(const Outcome& o) { return make_error("the game is over: " + describe(o)); }
@@ -57,6 +57,7 @@ std::string describe(const Outcome& o) {
     case Status::FORFEIT:
         return w + " wins by forfeit: " + color_name(~*o.winner, Capital::YES) + " did not make a first move";
     case Status::SEALED_MOVE_ILLEGAL: return w + " wins: the sealed move was illegal or ambiguous";
+    case Status::ARBITER_DECISION: return o.winner ? w + " wins by the arbiter's decision" : "Draw by the arbiter's decision";
     case Status::STALEMATE: return "Draw by stalemate";
     case Status::DEAD_POSITION: return "Draw: dead position, neither side can checkmate";
     case Status::FIVEFOLD_REPETITION: return "Draw by fivefold repetition";
@@ -253,6 +254,12 @@ Result<Outcome> Game::abort() {
 Result<Outcome> Game::forfeit(Color who) {
     if (is_over()) return game_over_error(outcome_);
     finish(~who, Status::FORFEIT);
+    return outcome_;
+}
+
+Result<Outcome> Game::arbiter_decision(std::optional<Color> winner) {
+    if (is_over()) return game_over_error(outcome_);
+    finish(winner, Status::ARBITER_DECISION);
     return outcome_;
 }
 

@@ -40,6 +40,7 @@ enum class Status : std::uint8_t {
     ABORTED,              // before the first moves; no result
     FORFEIT,              // R14: no first move within the start time
     SEALED_MOVE_ILLEGAL,  // R18: the sealed move was ambiguous or illegal
+    ARBITER_DECISION,     // FIDE 12.9: the arbiter ended the game (a win or a draw)
     STATUS_NB
 };
 
@@ -134,6 +135,8 @@ public:
     bool can_abort() const { return !is_over() && ply() < 2; }
     Result<Outcome> abort();
     Result<Outcome> forfeit(Color who);  // R14
+    // FIDE 12.9: the arbiter ends the game with this winner (none: a draw).
+    Result<Outcome> arbiter_decision(std::optional<Color> winner);
     // R11: the flag of `who` has fallen.
     Result<Outcome> flag_fell(Color who);
     // FIDE 6.11: both flags have fallen and which fell first is unknown; drawn when

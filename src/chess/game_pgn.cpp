@@ -28,6 +28,7 @@ std::string_view pgn_termination(Status s) {
     case Status::ABORTED:
     case Status::FORFEIT: return "abandoned";
     case Status::SEALED_MOVE_ILLEGAL: return "rules infraction";
+    case Status::ARBITER_DECISION: return "adjudication";
     default: return "normal";
     }
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "server/stores/account_store.h"
+#include "server/stores/admin_store.h"
 #include "server/stores/event_store.h"
 #include "server/stores/game_store.h"
 #include "server/stores/simul_store.h"
@@ -31,6 +32,7 @@ struct StoreBackend {
     std::function<Result<std::unique_ptr<AccountStore>>(const std::string&)> accounts;
     std::function<Result<std::unique_ptr<EventStore>>(const std::string&)> events;
     std::function<Result<std::unique_ptr<SimulStore>>(const std::string&)> simuls;
+    std::function<Result<std::unique_ptr<AdminStore>>(const std::string&)> admin;  // SPEC D9
 };
 
 // Test names say the backend; the parameter prints as its name, not as bytes.
@@ -55,6 +57,7 @@ inline StoreBackend sqlite_backend() {
     b.accounts = [](const std::string& w) { return AccountStore::open(w, PasswordCost::cheapest()); };
     b.events = [](const std::string& w) { return EventStore::open(w); };
     b.simuls = [](const std::string& w) { return SimulStore::open(w); };
+    b.admin = [](const std::string& w) { return AdminStore::open(w); };
     return b;
 }
 

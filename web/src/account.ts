@@ -4,10 +4,10 @@
 // none. The session is an HttpOnly cookie: no script (this one included) reads it.
 import { ApiError, lookupGames } from './api';
 import { clear, h, toast } from './dom';
-import { errorText, t } from './i18n';
+import { errorText, t, type Key } from './i18n';
 import { savedSeats } from './store';
 
-export interface Account { name: string; created_ms: number }
+export interface Account { name: string; created_ms: number; admin?: boolean }
 
 let current: Account | null = null;
 const listeners = new Set<() => void>();
@@ -28,6 +28,22 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   try { parsed = JSON.parse(text); } catch { throw new ApiError('bad_response', `${res.status}`); }
   if (!res.ok || parsed.t === 'error') throw new ApiError(parsed.code ?? 'http', parsed.message ?? `${res.status}`);
   return parsed as T;
+}
+
+// Issue 25: the server closed a connection because its session ended (signed out
+// everywhere, a password change, an administrator): say so, and become anonymous.
+export const SESSION_ENDED = 4001;
+export function sessionEnded(ev: CloseEvent): boolean {
+  if (ev.code !== SESSION_ENDED) return false;
+  // Signing out here closes this page's own connections too: nothing to tell.
+  const why: Record<string, Key> = {
+    'signed out everywhere': 'sessEnd_all', 'password changed': 'sessEnd_password',
+    'account disabled': 'sessEnd_disabled', 'signed out by an administrator': 'sessEnd_admin',
+    'session ended': 'sessEnd_other',
+  };
+  if (ev.reason !== 'signed out') toast(t('sessionEnded', { reason: why[ev.reason] ? t(why[ev.reason]) : ev.reason }), 'info');
+  void loadAccount();
+  return true;
 }
 
 // Asks the server who this browser is (at start; anonymous when it cannot say).

@@ -17,7 +17,7 @@ interface Standing { place: number; rank: number; name: string; points: number; 
 interface EventPlayer { rank: number; name: string; rating: number; withdrawn_from: number; byes: number[]; points: number }
 interface EventSummary {
   id: number; name: string; organiser: string; system: string; rounds: number; time_control: string; rated: boolean;
-  mode: 'online' | 'otb'; status: 'registration' | 'running' | 'finished'; current_round: number; players: number;
+  mode: 'online' | 'otb'; status: 'registration' | 'running' | 'finished' | 'closed'; current_round: number; players: number;
 }
 interface EventFull extends Omit<EventSummary, 'players'> {
   tiebreaks: string[]; players: EventPlayer[]; pairings: RoundView[]; standings: Standing[];
@@ -173,7 +173,7 @@ export class EventView {
   private draw(e: EventFull) {
     const you = e.you;
     const actions = h('div.event-actions.no-print');
-    if (account() && e.status !== 'finished') {
+    if (account() && e.status !== 'finished' && e.status !== 'closed') {
       if (you?.playing) actions.append(h('button.small-btn', { type: 'button', 'data-action': 'withdraw', onclick: () => void this.act('withdraw') }, t('evWithdraw')));
       else if (e.status === 'registration' || e.system === 'swiss') actions.append(h('button.primary', { type: 'button', 'data-action': 'join', onclick: () => void this.act('join') }, t('evJoin')));
       if (you?.playing && e.system === 'swiss' && e.current_round < e.rounds) {

@@ -110,6 +110,12 @@ export function errorText(code: string | undefined, message?: string): string {
 // A forfeit is one of two reasons, and the server's `end` says which: a first move
 // not made (R14) or, later, a player who left the game (an abandonment claim).
 export function endText(s: Pick<GameState, 'status' | 'winner' | 'end'>): string {
+  // SPEC D9: the arbiter's decision, a win or a draw, and the arbiter's words.
+  if (s.status === 'arbiter-decision') {
+    const said = s.winner ? t('end_arbiter-decision', { winner: t(s.winner) }) : t('endArbiterDraw');
+    const reason = (s as { arbiter_reason?: string }).arbiter_reason;
+    return reason ? `${said}. ${t('endArbiterReason', { reason })}` : said;
+  }
   const key = s.status === 'forfeit' && /left the game/.test(s.end) ? 'end_abandoned' : `end_${s.status}`;
   if (!hasKey(key)) return s.end || s.status;
   const winner = s.winner ? t(s.winner) : '';

@@ -9,6 +9,7 @@ import { errorText, playerName, t } from './i18n';
 import { PRESETS, formatTc } from './timecontrol';
 import { saveSeat } from './store';
 import { storedName, storeName } from './playername';
+import { sessionEnded } from './account';
 
 export const QUICK = ['1+0', '3+2', '5+3', '10+0', '15+10', '30+0'];
 
@@ -87,7 +88,8 @@ export class LobbyView {
     this.ws = ws;
     ws.onopen = () => { this.retry = 0; };
     ws.onmessage = (ev) => this.receive(String(ev.data));
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
+      sessionEnded(ev);
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;

@@ -7,6 +7,7 @@
 //   #/lobby                 the lobby: quick pairing, seeks, games to watch (P22)
 //   #/events, #/event/ID    tournaments: the list, one event (P20, issue 13)
 //   #/simuls, #/simul/ID    simultaneous exhibitions: the list, one simul (P18)
+//   #/admin                 the admin page, for administrators (SPEC D9)
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -27,6 +28,7 @@ import { account, accountView, loadAccount, onAccount } from './account';
 import { profileView } from './profile';
 import { EventsView, EventView } from './events';
 import { SimulListView, SimulView } from './simul';
+import { AdminView } from './admin';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -43,6 +45,7 @@ function header() {
       h('a', { href: '#/simuls', 'data-nav': 'simuls' }, t('simuls')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       accountLink(),
+      adminLink(),
       h('button.icon', { type: 'button', 'data-action': 'settings', 'aria-label': t('settings'), title: t('settings'),
         onclick: () => openSettings(() => void boot()) }, icon('settings'))));
 }
@@ -51,6 +54,15 @@ function header() {
 function accountLink() {
   const a = h('a', { href: '#/account', 'data-nav': 'account' });
   const show = () => { a.textContent = account() ? t('acctMenu', { name: account()!.name }) : t('acctSignIn'); };
+  show();
+  onAccount(show);
+  return a;
+}
+
+// The admin page's link, shown to administrators only (the server checks every request).
+function adminLink() {
+  const a = h('a', { href: '#/admin', 'data-nav': 'admin', hidden: true }, t('adminNav'));
+  const show = () => { a.hidden = !account()?.admin; };
   show();
   onAccount(show);
   return a;
@@ -81,6 +93,8 @@ function route() {
     view = new SimulListView(app);
   } else if (path.startsWith('/simul/')) {
     view = new SimulView(app, decodeURIComponent(path.slice('/simul/'.length)));
+  } else if (path === '/admin') {
+    view = new AdminView(app);
   } else if (path === '/games') {
     gamesView(app);
   } else {

@@ -10,6 +10,7 @@ import { fullMoves } from './games';
 import type { Key } from './i18n/en';
 import { ratingText } from './lobby';
 import type { RatingPoint } from './ratingchart';
+import { reportBox } from './report';
 
 interface ClassResults { games: number; wins: number; draws: number; losses: number }
 interface Profile {
@@ -140,7 +141,8 @@ export function profileView(mount: HTMLElement, name: string) {
       ratings,
       resultsTable(p),
       h('section', { 'aria-labelledby': 'profile-games-title' },
-        h('h2', { id: 'profile-games-title' }, t('profileGames')), filters, list, more));
+        h('h2', { id: 'profile-games-title' }, t('profileGames')), filters, list, more),
+      reportBox('player', p.player.name));
     void load(false);
   }).catch((e) => {
     clear(page, h('h1', playerName(name)), h('p', e instanceof ApiError && e.code === 'not_found' ? t('profileNotFound') : t('err_http')));

@@ -41,6 +41,7 @@ export interface GameState {
   result: string;
   winner: Color | null;
   end: string;
+  arbiter_reason?: string; // SPEC D9: the arbiter's words when an admin ended the game
   claimable: string[];
   draw_offer: Color | null;
   takeback_request: Color | null;

@@ -12,10 +12,10 @@ namespace {
 
 struct Stopping {
     asio::io_context& ioc;
-    LiveSessions& sessions;
+    AccountSockets& sessions;
     asio::steady_timer poll;
     std::chrono::steady_clock::time_point started, deadline;
-    Stopping(asio::io_context& c, LiveSessions& s) : ioc(c), sessions(s), poll(c) {}
+    Stopping(asio::io_context& c, AccountSockets& s) : ioc(c), sessions(s), poll(c) {}
 };
 
 void wait_for_sessions(const std::shared_ptr<Stopping>& st) {
@@ -57,7 +57,7 @@ void await_signal(asio::signal_set& signals, tcp::acceptor& acceptor, const std:
 
 }  // namespace
 
-void stop_on_signals(asio::io_context& ioc, asio::signal_set& signals, tcp::acceptor& acceptor, LiveSessions& sessions,
+void stop_on_signals(asio::io_context& ioc, asio::signal_set& signals, tcp::acceptor& acceptor, AccountSockets& sessions,
                      std::chrono::milliseconds grace) {
     await_signal(signals, acceptor, std::make_shared<Stopping>(ioc, sessions), grace);
 }

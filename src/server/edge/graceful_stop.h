@@ -9,12 +9,12 @@
 
 #include <chrono>
 
-#include "server/edge/live_sessions.h"
+#include "server/edge/account_sockets.h"
 #include "server/edge/net.h"
 
 namespace outpost::server {
 
-void stop_on_signals(asio::io_context& ioc, asio::signal_set& signals, tcp::acceptor& acceptor, LiveSessions& sessions,
+void stop_on_signals(asio::io_context& ioc, asio::signal_set& signals, tcp::acceptor& acceptor, AccountSockets& sessions,
                      std::chrono::milliseconds grace);
 
 }  // namespace outpost::server

@@ -18,6 +18,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "server/admin/admin_service.h"
 #include "server/bus/in_process_bus.h"
 #include "server/common/guards.h"
 #include "server/events/simul_on_bus.h"
@@ -34,14 +35,15 @@
 #include "server/accounts/identity.h"
 #include "server/common/random.h"
 #include "server/play/robot.h"
+#include "server/edge/account_sockets.h"
 #include "server/edge/game_timers.h"
 #include "server/edge/access_log.h"
-#include "server/edge/live_sessions.h"
 #include "server/edge/graceful_stop.h"
 #include "server/edge/metrics_listener.h"
 #include "server/edge/serve_gauges.h"
 #include "server/observe/log.h"
 #include "server/observe/metrics.h"
+#include "server/edge/session_sweep.h"
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
 
@@ -92,7 +94,8 @@ struct Shared {
     Lobby* lobby = nullptr;
     EventService* events = nullptr;  // issue 13: /api/v1/events
     SimulService* simuls = nullptr;  // P18
-    LiveSessions* sessions = nullptr;  // closed with 1012 on SIGTERM
+    AccountSockets* sockets = nullptr;  // issue 25: the WebSockets, closed when their session ends
+    AdminService* admin = nullptr;      // SPEC D9: /api/v1/admin, /api/v1/reports
 };
 
 // A request whose answer needs a password hash: handed to the account service's pool,
@@ -127,16 +130,35 @@ Identity identify_request(const http::request<http::string_body>& req, const Sha
 }
 
 // A WebSocket connection following one game.
-class WsSession : public Subscriber, public Restartable, public std::enable_shared_from_this<WsSession> {
+class WsSession : public Subscriber, public AccountSockets::Closable, public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, std::optional<Account> account)
-        : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(account)) {}
+    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, Identity who)
+        : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(who.account)), token_(std::move(who.token)) {}
+
+    // Issue 25: the session this connection was opened under has ended: it closes at
+    // once (SessionEndedCloseCode, with the reason), and reads nothing more.
+    void end_session(const std::string& reason) override {
+        asio::post(ws_.get_executor(), [self = shared_from_this(), reason] {
+            if (self->closed_ || self->ending_) return;
+            self->ending_ = self->closing_ = true;
+            self->close_code_ = websocket::close_code(SessionEndedCloseCode);
+            self->close_reason_ = reason.substr(0, 120);
+            if (!self->accepted_) return;  // run() closes it once the handshake is done
+            // What was waiting to be sent is no longer for this session; a write under
+            // way finishes, then the close frame goes (write_next).
+            while (self->queue_.size() > 1) {
+                self->queued_bytes_ -= self->queue_.back()->size();
+                self->queue_.pop_back();
+            }
+            if (self->queue_.empty()) self->send_close();
+        });
+    }
 
     std::int64_t account_id() const override { return account_ ? account_->id : 0; }
 
     void deliver(std::shared_ptr<const std::string> message) override {
         asio::post(ws_.get_executor(), [self = shared_from_this(), message] {
-            if (self->closed_) return;
+            if (self->closed_ || self->ending_) return;
             // A client that reads nothing must not grow the queue without bound: the
             // bound is in bytes (a few full states of long games), not in messages.
             if (self->queued_bytes_ + message->size() > self->limits_.send_queue_bytes) {
@@ -150,14 +172,15 @@ public:
         });
     }
 
-    // SIGTERM (live_sessions.h): what is queued goes out, then a close frame with 1012.
+    // SIGTERM (graceful_stop.h): what is queued goes out, then a close frame with 1012.
     void close_for_restart() override {
         asio::post(ws_.get_executor(), [self = shared_from_this()] {
             if (self->closed_ || self->closing_) return;
             self->closing_ = true;
-            self->close_reason_ = websocket::close_reason(websocket::close_code::service_restart, "service restart");
-            self->ping_timer_.cancel();
-            if (self->queue_.empty()) self->close_after_queue();
+            self->close_code_ = websocket::close_code::service_restart;
+            self->close_reason_ = "service restart";
+            if (!self->accepted_) return;  // run() closes it once the handshake is done
+            if (self->queue_.empty()) self->send_close();
         });
     }
 
@@ -177,16 +200,34 @@ public:
             measured_lag_ = samples_++ == 0 ? half_rtt : (measured_lag_ + half_rtt) / 2;
             ping_sent_at_.reset();
         });
-        beast::error_code ec;
-        co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
-        if (ec) co_return;
-        log_at_end.status = 101;
-        const SessionSlot slot(shared.sessions, weak_from_this());
         // /api/v1/lobby: a member of the lobby (P22); /api/v1/simul: a simul's changes
         // (P18); any other path: a game's. The connection talks to its address on the
         // bus, never to the room that owns it.
         const bool lobby = path == "/api/v1/lobby" && shared.lobby;
         const bool simul = path == "/api/v1/simul" && shared.simuls;
+        // Issue 25: known by its session from the start (no wait since the cookie was
+        // read), so that a session ending during the handshake closes it too.
+        struct Registered {
+            AccountSockets* sockets;
+            const void* key;
+            ~Registered() {
+                if (sockets) sockets->remove(key);
+            }
+        } registered{shared.sockets, this};
+        if (shared.sockets)
+            shared.sockets->add(this, AccountSockets::Entry{weak_from_this(), account_ ? account_->id : 0,
+                                                             account_ ? account_->name : "", token_,
+                                                             lobby ? "lobby" : simul ? "simul" : "game"});
+        beast::error_code ec;
+        co_await ws_.async_accept(req, asio::redirect_error(use_awaitable, ec));
+        if (ec) co_return;
+        accepted_ = true;
+        log_at_end.status = 101;
+        if (ending_ || closing_) {
+            closed_ = true;
+            co_await ws_.async_close(websocket::close_reason(close_code_, close_reason_), asio::redirect_error(use_awaitable, ec));
+            co_return;
+        }
         const Address address = lobby ? Address::lobby() : simul ? Address::simul(param("id")) : Address::game(param("game"));
         const std::string token = param(simul ? "key" : "seat");
         auto joined = shared.bus->join(address, shared_from_this(), Credentials{token, account_ ? &*account_ : nullptr, ip_});
@@ -205,7 +246,7 @@ public:
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "message too large (the limit is 4096 bytes)"})));
                 break;  // Beast closes a stream whose message was too big
             }
-            if (ec || closed_) break;
+            if (ec || closed_ || ending_) break;
             if (limits_.enabled && !shared.edge->ws.allow(ip_, monotonic_now())) {
                 metrics().limit_refusals.inc("ws_messages");
                 // A flood: answered while it lasts, then the connection is closed.
@@ -214,7 +255,8 @@ public:
                     closing_ = true;
                     deliver(std::make_shared<const std::string>(
                         error_json({"rate_limited", "too many messages: the connection is closed", 429})));
-                    close_reason_ = websocket::close_reason(websocket::close_code::policy_error, "rate limited");
+                    close_code_ = websocket::close_code::policy_error;
+                    close_reason_ = "rate limited";
                     break;
                 }
                 deliver(std::make_shared<const std::string>(error_json({"rate_limited", "too many messages; slow down", 429})));
@@ -297,19 +339,25 @@ private:
                 return;
             }
             if (!self->queue_.empty()) self->write_next();
-            else if (self->closing_ && !self->closed_) self->close_after_queue();
+            else if (self->closing_ && !self->closed_) self->send_close();
         });
     }
 
-    // The queue is written: the close frame of the reason the session is closing.
-    void close_after_queue() {
+    // The close frame, once the queue is written (flooded, or the session ended).
+    void send_close() {
         closed_ = true;
-        ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code) {});
+        ping_timer_.cancel();
+        ws_.async_close(websocket::close_reason(close_code_, close_reason_), [self = shared_from_this()](beast::error_code) {});
     }
 
     websocket::stream<beast::tcp_stream> ws_;
     std::string ip_;
     std::optional<Account> account_;  // the session's account at the upgrade (P21); none: anonymous
+    std::string token_;               // the session's token ("": anonymous), to close it when it ends
+    bool ending_ = false;             // its session ended (issue 25): closing, nothing more read or sent
+    bool accepted_ = false;           // the WebSocket handshake is done
+    websocket::close_code close_code_ = websocket::close_code::policy_error;
+    std::string close_reason_ = "rate limited";
     EdgeLimits limits_;
     std::deque<std::shared_ptr<const std::string>> queue_;
     size_t queued_bytes_ = 0;
@@ -393,7 +441,7 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         }
         if (websocket::is_upgrade(req)) {
             auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip,
-                                                  identify_request(req, shared).account);
+                                                  identify_request(req, shared));
             co_await ws->run(std::move(req), shared, request_id);
             co_return;
         }
@@ -410,7 +458,9 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         request.session_token = std::move(who.token);
         HttpResponse r;
         try {
-            if (shared.events && EventService::handles(request)) {
+            if (shared.admin && AdminService::handles(request)) {
+                r = shared.admin->handle(request);
+            } else if (shared.events && EventService::handles(request)) {
                 r = shared.events->handle(request);
             } else if (shared.account_service && AccountService::handles(request)) {
                 if (AccountService::hashes(request)) r = co_await answer_off_thread(*shared.account_service, std::move(request));
@@ -506,8 +556,18 @@ int run_server(const ServerConfig& config) {
     const StaticFiles files = StaticFiles::load(config.web_dir);
     asio::io_context ioc(config.io_threads);
 
+    // SPEC D9: the admin page's audit log, reports and arbiters' decisions.
+    auto admin_store = AdminStore::open(config.db);
+    if (!admin_store) {
+        std::cerr << "outpost serve: " << admin_store.error().message << "\n";
+        return 1;
+    }
     std::unique_ptr<Hub> hub;
     HubEnv env;
+    env.arbiter_reason = [store = admin_store->get()](const std::string& id) {
+        auto r = store->arbiter_reason(id);
+        return r ? *r : std::string();
+    };
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
     env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
@@ -644,10 +704,26 @@ int run_server(const ServerConfig& config) {
     analysis_options.client_limits = config.limits.enabled;
     AnalysisService analysis(analysis_options, *hub, storage->get(), monotonic_now);
 
+    AccountSockets sockets;  // issue 25: a session that ends closes its WebSockets
+    // ... also when another process ended it (`outpost user disable|logout`).
+    SessionSweep sweep(sockets, *accounts->get(), wall_now, std::chrono::seconds(3));
     AccountService::Options account_options;
+    account_options.end_sessions = [&sockets](const SessionsEnded& e) { return sockets.end(e); };
     account_options.client_limits = config.limits.enabled;
     account_options.allowed_origins = config.allowed_origins;
     AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
+    AdminEnv admin_env;
+    admin_env.wall_ms = wall_now;
+    admin_env.monotonic_ms = monotonic_now;
+    admin_env.allowed_origins = config.allowed_origins;
+    admin_env.client_limits = config.limits.enabled;
+    admin_env.end_sessions = account_options.end_sessions;
+    admin_env.connections = [&sockets] {
+        std::vector<AdminConnection> out;
+        for (const AccountSockets::Entry& e : sockets.list()) out.push_back(AdminConnection{e.account_name, e.kind});
+        return out;
+    };
+    AdminService admin(admin_env, *admin_store->get(), *accounts->get(), *hub, events->get(), &simuls);
 
     // The bus: the WebSocket sessions reach the games, the lobby and the simuls through it.
     InProcessBus bus;
@@ -659,8 +735,7 @@ int run_server(const ServerConfig& config) {
     Edge edge(config.limits, config.allowed_origins);
     edge.host_names = config.host_names;
     edge.max_connections = config.limits.max_connections > 0 ? config.limits.max_connections : default_max_connections();
-    LiveSessions sessions;
-    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sessions}), asio::detached);
+    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin}), asio::detached);
     unsigned short metrics_port = 0;
     if (metrics_at) {
         // Off the public port (issue 27): an address of its own, only when asked for.
@@ -686,7 +761,7 @@ int run_server(const ServerConfig& config) {
     };
     lobby_pulse();
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    stop_on_signals(ioc, signals, acceptor, sessions, std::chrono::milliseconds(2500));
+    stop_on_signals(ioc, signals, acceptor, sockets, std::chrono::milliseconds(2500));
     // Said once everything is ready, signals included (tests wait for this line).
     std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
               << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed

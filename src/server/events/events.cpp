@@ -52,6 +52,7 @@ StoredEvent event_to_stored(const Event& e) {
     s.initial_colour = e.initial_colour == club::Colour::WHITE ? "W" : e.initial_colour == club::Colour::BLACK ? "B" : "";
     s.created_ms = e.created_ms;
     s.current_round = e.current_round;
+    s.closed_ms = e.closed_ms;
     s.round_started_ms = e.round_started_ms;
     s.players = e.players;
     s.boards = e.boards;
@@ -78,6 +79,7 @@ Event event_from_stored(StoredEvent s) {
                                                  : club::Colour::NONE;
     e.created_ms = s.created_ms;
     e.current_round = s.current_round;
+    e.closed_ms = s.closed_ms;
     e.round_started_ms = std::move(s.round_started_ms);
     e.players = std::move(s.players);
     e.boards = std::move(s.boards);

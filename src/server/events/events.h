@@ -62,6 +62,7 @@ struct Event {
     club::Colour initial_colour = club::Colour::NONE;  // by lot at the start
     std::int64_t created_ms = 0;
     int current_round = 0;  // rounds started
+    std::int64_t closed_ms = 0;  // SPEC D9: an admin closed it: no more rounds nor entries
     std::vector<std::int64_t> round_started_ms;
     std::vector<EventPlayer> players;  // by start rank
     std::vector<EventBoard> boards;
@@ -118,6 +119,9 @@ public:
     Answer<std::string> trf(std::int64_t id);
     Answer<std::string> pgn(std::int64_t id);
     std::optional<Event> event(std::int64_t id) const;
+    // SPEC D9, the admin page (events_admin.cpp): no round starts and nobody enters any
+    // more; the games being played go on. Answers the status before and after.
+    Answer<std::pair<std::string, std::string>> close(std::int64_t id);
 
 private:
     EventService(EventStore* store, Hub& hub, std::function<std::int64_t()> wall_ms,

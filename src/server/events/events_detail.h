@@ -66,6 +66,7 @@ inline Answer<int> int_field(const json& j, const char* name, int lo, int hi, st
 }
 
 inline std::string status_of(const Event& e) {
+    if (e.closed_ms) return "closed";
     if (e.current_round == 0) return "registration";
     return e.finished() ? "finished" : "running";
 }

@@ -118,6 +118,7 @@ Answer<std::string> EventService::join(std::int64_t id, const Account& a) {
     if (!found) return found.error();
     Event next = **found;
     if (next.finished()) return refused("the event is over");
+    if (next.closed_ms) return refused("the event was closed by an administrator");
     if (next.round_robin() && next.current_round > 0)
         return refused("a round-robin takes no entries after its first round (C.05: the schedule is fixed)");
     for (EventPlayer& p : next.players) {
@@ -220,6 +221,7 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
         Event next = **found;
         if (next.organiser != a.id) return organiser_only();
         if (starting_.count(id)) return refused("the round is being started");
+        if (next.closed_ms) return refused("the event was closed by an administrator");
         if (next.current_round > 0 && !next.round_complete(next.current_round))
             return refused("round " + std::to_string(next.current_round) + " still has boards without a result");
         if (next.current_round > 0 && next.current_round >= next.rounds) return refused("every round has been played");

@@ -75,6 +75,9 @@ public:
     // Whether this service answers the request's path (/api/v1/simuls…).
     static bool handles(const HttpRequest& req);
     HttpResponse handle(const HttpRequest& req);
+    // SPEC D9, the admin page (simul_admin.cpp): a simul that has not started is
+    // cancelled, whoever hosts it. Answers the status before and after.
+    Answer<std::pair<std::string, std::string>> close(const std::string& id);
 
     // The WebSocket of one simul (/api/v1/simul?id=ID&key=KEY): sent the simul at once
     // and after every change; an error when there is no such simul.

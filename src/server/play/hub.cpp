@@ -74,6 +74,7 @@ Answer<Room*> Hub::find(const std::string& id) {
     if (!room) return ProtocolError{"internal", room.error().message, 500};
     fill_robot_elo(**room);
     Room* p = room->get();
+    if (p->game.status() == Status::ARBITER_DECISION && env_.arbiter_reason) p->arbiter_reason = env_.arbiter_reason(id);
     p->abandonment_ms = env_.abandonment_ms;
     count_open(*p);
     p->subscribers = std::move(keep);
@@ -215,6 +216,7 @@ Answer<std::string> Hub::pgn(const std::string& id) {
         pgn.set_tag("WhiteRatingDiff", signed_diff(rating->side[WHITE].diff));
         pgn.set_tag("BlackRatingDiff", signed_diff(rating->side[BLACK].diff));
     }
+    if (!r.arbiter_reason.empty()) pgn.comments.push_back("Arbiter's decision: " + r.arbiter_reason);
     if (r.adjourned) {
         // R18: while the game waits, that it is adjourned and by whom, never the move;
         // once resumed, the envelope (docs/protocol.md, "Adjournment").

@@ -116,6 +116,16 @@ struct HubEnv {
     int draw_offer_interval_plies = 20;     // a side offers a draw at most once per this many plies
     // Writes go through a writer thread with group commit; tests may write inline.
     bool inline_writes = false;
+    // The arbiter's reason for a game an admin ended (hub_arbiter.cpp), read when the
+    // game is loaded from storage; unset: none is known.
+    std::function<std::string(const std::string& game_id)> arbiter_reason;
+};
+
+// A game being played as the admin page lists it (server/admin): with the number of
+// connections that follow it.
+struct LiveGameView {
+    LiveGame game;
+    int connections = 0;
 };
 
 class Hub final : public BusHandler {
@@ -195,6 +205,13 @@ public:
     // the game ended there (FIDE 5.2.2), drawn; a move made since is taken back
     // (hub_dead_position.cpp, docs/laws.md).
     void on_dead_position(const std::string& id, int ply, Key key);
+
+    // The admin page (hub_arbiter.cpp). FIDE 12.9: the arbiter ends a game with a
+    // result ("1-0", "0-1", "1/2-1/2") and a reason, which the players are shown and the
+    // PGN keeps; errors: not_found, game_over, bad_request. Answers the game's state.
+    Answer<std::string> arbiter_decision(const std::string& id, std::string_view result, const std::string& reason);
+    // The games being played (at most `max`, most moves first), for the admin page.
+    std::vector<LiveGameView> live_game_views(size_t max) const;
 
     // For tests and the load benchmark.
     size_t live_games() const;

@@ -221,6 +221,7 @@ Result<std::unique_ptr<Room>> room_from_stored(StoredGame g, const Clock::TimeSo
         case Status::THREEFOLD_REPETITION: (void)r.game.claim_draw(DrawClaim::THREEFOLD_REPETITION); break;
         case Status::FIFTY_MOVES: (void)r.game.claim_draw(DrawClaim::FIFTY_MOVES); break;
         case Status::FORFEIT: (void)r.game.forfeit(loser); break;
+        case Status::ARBITER_DECISION: (void)r.game.arbiter_decision(decisive ? std::optional<Color>(~loser) : std::nullopt); break;
         default: (void)r.game.abort(); break;
         }
     }

@@ -57,6 +57,9 @@ public:
     std::set<const Subscriber*> away;  // seat connections whose client says its tab is hidden (P22)
     Millis abandonment_ms = 300'000;   // the hub's rule, shown in the presence (server/presence.h)
     std::optional<AdjournState> adjourned;  // R18: sealed (and later resumed); adjournment.h
+    // FIDE 12.9: the arbiter's reason when an admin ended the game (hub_arbiter.cpp);
+    // kept by the admin store, read back through HubEnv::arbiter_reason.
+    std::string arbiter_reason;
 
     // R18: a move is sealed and the game waits for its resumption (clocks stopped).
     bool waiting_for_resumption() const { return adjourned && adjourned->waiting() && !game.is_over(); }

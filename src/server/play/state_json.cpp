@@ -93,6 +93,7 @@ void write_live_fields(Writer& w, const Room& r, Seat seat, Millis server_time) 
     w.key("result").str(result_string(g.outcome()));
     w.key("winner").str_or_null(color_or_null(g.outcome().winner));
     w.key("end").str(end_text(g));
+    if (!r.arbiter_reason.empty()) w.key("arbiter_reason").str(r.arbiter_reason);  // FIDE 12.9 (hub_arbiter.cpp)
     w.key("claimable").open('[');
     for (DrawClaim c : g.claimable_draws()) w.str(claim_id(c));
     w.close(']');

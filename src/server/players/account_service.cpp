@@ -41,7 +41,8 @@ Answer<std::map<std::string, std::string>> read_fields(std::string_view body, st
     return out;
 }
 
-json account_json(const Account& a) { return json{{"name", a.name}, {"created_ms", a.created_ms}}; }
+// `admin`: the page shows the admin page's link (SPEC D9; the admin routes check for themselves).
+json account_json(const Account& a) { return json{{"name", a.name}, {"created_ms", a.created_ms}, {"admin", a.admin}}; }
 
 bool is_post(const HttpRequest& req) { return req.method == "POST"; }
 
@@ -294,12 +295,16 @@ HttpResponse AccountService::sign_out(const HttpRequest& req, bool everywhere) {
         if (!req.account) return error_answer(not_signed_in());
         auto n = store_.end_all_sessions(req.account->id);
         if (!n) return error_answer({"internal", n.error().message, 500});
+        if (options_.end_sessions) options_.end_sessions({req.account->id, "", "", "signed out everywhere"});
         HttpResponse r = json_answer(200, json{{"v", 1}, {"ended", *n}}.dump());
         r.headers.emplace_back("Set-Cookie", expired_session_cookie(req.secure));
         return r;
     }
     // Signing out always succeeds: the cookie goes, the session (if any) ends.
-    if (auto token = session_token_from_cookies(req.cookie)) (void)store_.end_session(*token);
+    if (auto token = session_token_from_cookies(req.cookie)) {
+        (void)store_.end_session(*token);
+        if (options_.end_sessions) options_.end_sessions({0, *token, "", "signed out"});
+    }
     HttpResponse r = json_answer(200, R"({"v":1})");
     r.headers.emplace_back("Set-Cookie", expired_session_cookie(req.secure));
     return r;
@@ -321,6 +326,8 @@ HttpResponse AccountService::change_password(const HttpRequest& req) {
         return error_answer({"internal", done.error().message, 500});
     }
     account_attempts_.succeeded(key);
+    // The other sessions ended in the store; their connections close now (issue 25).
+    if (options_.end_sessions) options_.end_sessions({req.account->id, "", req.session_token, "password changed"});
     return json_answer(200, R"({"v":1})");
 }
 

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "server/accounts/accounts.h"
+#include "server/accounts/session_end.h"
 #include "server/common/guards.h"
 #include "server/play/hub.h"
 #include "server/common/http.h"
@@ -48,6 +49,9 @@ public:
         double attempts_per_second = 0.2, attempts_burst = 10;  // sign-in, sign-up and password-change attempts per address
         AttemptGuard::Options account_attempts{};  // wrong passwords per account (issue 25), from any address
         std::vector<std::string> allowed_origins;  // as --allow-origin (common/guards.h origin_allowed)
+        // Issue 25: closes the connections of sessions that end (signing out, a
+        // password change); unset: none to close.
+        EndSessions end_sessions;
     };
 
     AccountService(Options options, AccountStore& store, Hub& hub, Storage* storage,

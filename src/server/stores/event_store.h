@@ -53,6 +53,7 @@ struct StoredEvent {
     std::string initial_colour;
     std::int64_t created_ms = 0;
     int current_round = 0;
+    std::int64_t closed_ms = 0;  // SPEC D9: when an admin closed it (no more rounds or entries); 0: open
     std::vector<std::int64_t> round_started_ms;
     std::vector<EventPlayer> players;  // by start rank
     std::vector<EventBoard> boards;    // by round, then board

@@ -2,6 +2,7 @@
 // MOVE deltas applied to the last STATE, reconnection with backoff after a drop.
 // The server is the authority: this module only carries messages.
 import type { ClientMessage, GameState, MoveDelta, Presence, ServerMessage } from '../types';
+import { sessionEnded } from '../account';
 
 export type SocketStatus = 'connecting' | 'open' | 'closed';
 
@@ -79,7 +80,8 @@ export class GameSocket {
       this.pingTimer = window.setInterval(() => this.ping(), 10000);
     };
     ws.onmessage = (ev) => this.receive(readMessage(String(ev.data)));
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
+      sessionEnded(ev);
       window.clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;

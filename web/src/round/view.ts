@@ -21,6 +21,7 @@ import { formatTc } from '../timecontrol';
 import type { Claim, Color, GameState } from '../types';
 import { opposite, type RoundCtrl } from './ctrl';
 import type { SocketStatus } from './socket';
+import { reportBox } from '../report';
 
 const CAPTURED_GLYPH: Record<string, string> = { q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
 const CLAIMS: Array<[Claim, 'claimWithMoveThreefold' | 'claimWithMoveFifty']> = [
@@ -106,7 +107,7 @@ export class RoundView {
         simulLink(c.gameId), el.conn, el.status, el.end, el.prompt, c.nvui.el,
         h('div.moves-box', el.moves, el.nav),
         c.analysis.el,
-        inputRow, el.actions, el.share, el.tools));
+        inputRow, el.actions, el.share, el.tools, reportBox('game', c.gameId)));
     return el;
   }
 

@@ -37,7 +37,7 @@ public:
         {
             Statement s(c_.db,
                         "SELECT id, name, organiser, organiser_name, system, rounds, time_control, rated, online, tiebreaks, "
-                        "initial_colour, created_ms, current_round, round_starts FROM events");
+                        "initial_colour, created_ms, current_round, round_starts, closed_ms FROM events");
             if (!s.ok()) return db_error(c_.db, "load events");
             while (s.step() == SQLITE_ROW) {
                 StoredEvent e;
@@ -55,6 +55,7 @@ public:
                 e.created_ms = s.integer(11);
                 e.current_round = int(s.integer(12));
                 e.round_started_ms = split_event_ints(s.text(13));
+                e.closed_ms = s.integer(14);
                 events[e.id] = std::move(e);
             }
         }
@@ -99,14 +100,15 @@ public:
         std::int64_t id = e.id;
         auto done = c_.transaction([&]() -> Result<bool> {
             Statement s(c_.db, "INSERT OR REPLACE INTO events(id, name, organiser, organiser_name, system, rounds, "
-                               "time_control, rated, online, tiebreaks, initial_colour, created_ms, current_round, round_starts) "
-                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+                               "time_control, rated, online, tiebreaks, initial_colour, created_ms, current_round, round_starts, "
+                               "closed_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
             if (id) s.bind(1, id);
             else s.bind_null(1);
             s.bind(2, e.name).bind(3, e.organiser).bind(4, e.organiser_name).bind(5, e.system);
             s.bind(6, std::int64_t(e.rounds)).bind(7, e.time_control).bind(8, std::int64_t(e.rated));
             s.bind(9, std::int64_t(e.online)).bind(10, e.tiebreaks).bind(11, e.initial_colour);
             s.bind(12, e.created_ms).bind(13, std::int64_t(e.current_round)).bind(14, join_event_ints(e.round_started_ms));
+            s.bind(15, e.closed_ms);
             if (!s.ok() || s.step() != SQLITE_DONE) return db_error(c_.db, "save event");
             if (!id) id = sqlite3_last_insert_rowid(c_.db);
             for (const char* sql : {"DELETE FROM event_players WHERE event_id = ?1", "DELETE FROM event_boards WHERE event_id = ?1"}) {

@@ -140,8 +140,39 @@ Result<bool> baseline(Connection& c) {
     return c.exec(BaselineAddedIndexes);
 }
 
+// Version 2 (SPEC D9, the admin page): the audit log of admin actions, the reports
+// players send, and the arbiters' reasons for the games they ended.
+constexpr const char* AdminTables = R"sql(
+CREATE TABLE IF NOT EXISTS admin_audit (
+  id INTEGER PRIMARY KEY,
+  at_ms INTEGER NOT NULL, admin_account INTEGER NOT NULL, admin_name TEXT NOT NULL,
+  action TEXT NOT NULL, target TEXT NOT NULL, before TEXT NOT NULL, after TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS reports (
+  id INTEGER PRIMARY KEY,
+  at_ms INTEGER NOT NULL, reporter_account INTEGER NOT NULL, reporter_name TEXT NOT NULL,
+  kind TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL,
+  state TEXT NOT NULL, resolved_ms INTEGER NOT NULL DEFAULT 0, resolved_by TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS reports_state ON reports(state, id);
+CREATE INDEX IF NOT EXISTS reports_reporter ON reports(reporter_account, at_ms);
+CREATE TABLE IF NOT EXISTS arbiter_decisions (
+  game_id TEXT PRIMARY KEY, reason TEXT NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+// Idempotent, as the baseline is (a test may set user_version back on a database that
+// has the tables).
+Result<bool> admin_tables(Connection& c) {
+    if (auto r = c.exec(AdminTables); !r) return r;
+    Statement info(c.db, "SELECT 1 FROM pragma_table_info('events') WHERE name='closed_ms'");
+    if (info.step() == SQLITE_ROW) return true;
+    return c.exec("ALTER TABLE events ADD COLUMN closed_ms INTEGER NOT NULL DEFAULT 0");
+}
+
 constexpr Migration Migrations[] = {
     {1, "the tables of games, moves, analyses, ratings, accounts, sessions, simuls and events", baseline},
+    {2, "the admin page's audit log, players' reports, arbiters' decisions and closed events", admin_tables},
 };
 
 Error newer_error(const std::string& path, int database) {
