@@ -28,14 +28,17 @@ namespace outpost::test {
 namespace fs = std::filesystem;
 
 // `outpost serve` on 127.0.0.1 and a free port, in a process of its own. Its database
-// is `db` (kept), or t.db in a temporary directory removed at the end.
+// is `db` (kept), or t.db in a temporary directory removed at the end. Its standard
+// error goes to `err_log` when `capture_stderr` (a test reads what it logged), else to
+// the test's.
 struct Server {
     pid_t pid = -1;
     int port = 0;
     fs::path dir;
     std::string log;  // its standard output
+    std::string err_log;
     bool own_dir = false;
-    explicit Server(std::vector<std::string> extra, fs::path db = {}) {
+    explicit Server(std::vector<std::string> extra, fs::path db = {}, bool capture_stderr = false) {
         if (db.empty()) {
             dir = fs::temp_directory_path() / ("outpost-serve-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
             fs::create_directories(dir);
@@ -45,12 +48,14 @@ struct Server {
             dir = db.parent_path();
         }
         log = (dir / ("serve-" + std::to_string(counter()++) + ".log")).string();
+        err_log = log + ".err";
         std::vector<std::string> args = {OUTPOST_BINARY, "serve", "--host", "127.0.0.1", "--port", "0", "--db",
                                          db.string(), "--web", "/nonexistent", "--robot-threads", "1"};
         args.insert(args.end(), extra.begin(), extra.end());
         pid = fork();
         if (pid == 0) {
             FILE* f = std::freopen(log.c_str(), "w", stdout);
+            if (capture_stderr) f = std::freopen(err_log.c_str(), "w", stderr);
             (void)f;
             std::vector<char*> argv;
             for (auto& a : args) argv.push_back(a.data());
@@ -58,7 +63,7 @@ struct Server {
             execv(argv[0], argv.data());
             _exit(127);
         }
-        const std::regex serving("http://[^:]+:([0-9]+)/");
+        const std::regex serving("https?://[^:]+:([0-9]+)/");
         for (int i = 0; i < 300 && !port; ++i) {
             std::ifstream in(log);
             std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -171,18 +176,26 @@ inline std::string upgrade_request(int port, const std::string& target, const st
     return req + "\r\n";
 }
 
-// Opens a WebSocket; returns the fd (or -1) and the answer's status.
-inline std::pair<int, int> ws_open(int port, const std::string& target, const std::string& origin, int rcvbuf = 0) {
-    int fd = connect_to(port, rcvbuf);
-    if (fd < 0 || !send_all(fd, upgrade_request(port, target, origin))) return {-1, 0};
+// Opens a WebSocket on a connected socket: the answer's status (101 when open); its
+// head in `head` if asked.
+inline int ws_handshake(int fd, int port, const std::string& target, const std::string& origin,
+                        std::string* head = nullptr) {
+    if (!send_all(fd, upgrade_request(port, target, origin))) return 0;
     std::string data;
     while (data.find("\r\n\r\n") == std::string::npos) {
         std::string more = read_some(fd, 1);  // byte by byte: leave the frames after it unread
         if (more.empty()) break;
         data += more;
     }
-    const int status = data.size() > 12 ? std::stoi(data.substr(9, 3)) : 0;
-    return {fd, status};
+    if (head) *head = data;
+    return data.size() > 12 ? std::stoi(data.substr(9, 3)) : 0;
+}
+
+// Opens a WebSocket; returns the fd (or -1) and the answer's status.
+inline std::pair<int, int> ws_open(int port, const std::string& target, const std::string& origin, int rcvbuf = 0) {
+    int fd = connect_to(port, rcvbuf);
+    if (fd < 0) return {-1, 0};
+    return {fd, ws_handshake(fd, port, target, origin)};
 }
 
 inline bool ws_send(int fd, const std::string& text, int opcode = 1) {

@@ -1,11 +1,16 @@
 // Outpost — the network layer (the Beast layout of STYLE.md 7): a listener, an HTTP
 // session per connection, a WebSocket session after an upgrade. Each connection
 // lives on its own strand with a single-writer queue; timeouts and size limits
-// everywhere. Nothing here knows the rules: the router and the hub do.
+// everywhere. Nothing here knows the rules: the router and the hub do. The sessions
+// are templates over the stream: plain TCP, or TLS (--tls-cert, edge/tls.h).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/edge/server.h"
 
 #include "server/edge/net.h"  // first: see net.h
+
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 #include <atomic>
 #include <cmath>
@@ -19,7 +24,9 @@
 #include <unordered_map>
 
 #include "server/bus/in_process_bus.h"
+#include "server/common/client_address.h"
 #include "server/common/guards.h"
+#include "server/common/https.h"
 #include "server/events/simul_on_bus.h"
 #include "server/players/lobby_on_bus.h"
 #include "server/players/account_service.h"
@@ -35,6 +42,9 @@
 #include "server/common/random.h"
 #include "server/play/robot.h"
 #include "server/edge/game_timers.h"
+#include "server/edge/https_redirect.h"
+#include "server/edge/tls.h"
+#include "server/edge/transport.h"
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
 
@@ -47,6 +57,10 @@ using namespace std::chrono_literals;
 
 constexpr size_t MaxHttpBody = 64 * 1024;
 constexpr size_t MaxWsMessage = 4096;
+
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+template <class Stream>
+constexpr bool IsTls = std::is_same_v<Stream, TlsStream>;
 
 Millis monotonic_now() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -63,9 +77,10 @@ struct Edge {
     RateLimiter post{limits.post_per_second, limits.post_burst};
     RateLimiter ws{limits.ws_per_second, limits.ws_burst};
     ConnectionCounter connections;
-    Edge(EdgeLimits l, std::vector<std::string> origins)
+    TrustedProxies trusted;  // --trust-proxy: whose forwarding headers are believed
+    Edge(EdgeLimits l, std::vector<std::string> origins, TrustedProxies proxies)
         : limits(l), allowed_origins(std::move(origins)), http(l.http_per_second, l.http_burst),
-          post(l.post_per_second, l.post_burst), ws(l.ws_per_second, l.ws_burst) {}
+          post(l.post_per_second, l.post_burst), ws(l.ws_per_second, l.ws_burst), trusted(std::move(proxies)) {}
 };
 
 struct Shared {
@@ -79,6 +94,7 @@ struct Shared {
     Lobby* lobby = nullptr;
     EventService* events = nullptr;  // issue 13: /api/v1/events
     SimulService* simuls = nullptr;  // P18
+    TlsCertificate* tls = nullptr;   // --tls-cert: every connection speaks TLS
 };
 
 // A request whose answer needs a password hash: handed to the account service's pool,
@@ -113,15 +129,16 @@ Identity identify_request(const http::request<http::string_body>& req, const Sha
 }
 
 // A WebSocket connection following one game.
-class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession> {
+template <class Stream>
+class WsSession : public Subscriber, public std::enable_shared_from_this<WsSession<Stream>> {
 public:
-    WsSession(websocket::stream<beast::tcp_stream> ws, std::string ip, std::optional<Account> account)
+    WsSession(websocket::stream<Stream> ws, std::string ip, std::optional<Account> account)
         : ws_(std::move(ws)), ip_(std::move(ip)), account_(std::move(account)) {}
 
     std::int64_t account_id() const override { return account_ ? account_->id : 0; }
 
     void deliver(std::shared_ptr<const std::string> message) override {
-        asio::post(ws_.get_executor(), [self = shared_from_this(), message] {
+        asio::post(ws_.get_executor(), [self = this->shared_from_this(), message] {
             if (self->closed_) return;
             // A client that reads nothing must not grow the queue without bound: the
             // bound is in bytes (a few full states of long games), not in messages.
@@ -143,6 +160,10 @@ public:
         beast::get_lowest_layer(ws_).expires_never();
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
         ws_.read_message_max(MaxWsMessage);
+        if constexpr (IsTls<Stream>)
+            ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+                res.set(http::field::strict_transport_security, StrictTransportSecurity);
+            }));
         // Pongs to the server's pings measure the connection's round trip (C5).
         ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
             if (kind != websocket::frame_type::pong || !ping_sent_at_ || sv(payload) != std::to_string(ping_counter_)) return;
@@ -160,14 +181,14 @@ public:
         const bool simul = path == "/api/v1/simul" && shared.simuls;
         const Address address = lobby ? Address::lobby() : simul ? Address::simul(param("id")) : Address::game(param("game"));
         const std::string token = param(simul ? "key" : "seat");
-        auto joined = shared.bus->join(address, shared_from_this(), Credentials{token, account_ ? &*account_ : nullptr, ip_});
+        auto joined = shared.bus->join(address, this->shared_from_this(), Credentials{token, account_ ? &*account_ : nullptr, ip_});
         if (!joined) {
             std::string text = error_json(joined.error());
             co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
             co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
             co_return;
         }
-        asio::co_spawn(ws_.get_executor(), pinger(shared_from_this()), asio::detached);
+        asio::co_spawn(ws_.get_executor(), pinger(this->shared_from_this()), asio::detached);
         beast::flat_buffer buffer;
         int rejected = 0;
         for (;;) {
@@ -230,7 +251,7 @@ private:
 
     void write_next() {
         ws_.text(true);
-        ws_.async_write(asio::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
+        ws_.async_write(asio::buffer(*queue_.front()), [self = this->shared_from_this()](beast::error_code ec, size_t) {
             if (self->queue_.empty()) return;  // closed meanwhile
             self->queued_bytes_ -= self->queue_.front()->size();
             self->queue_.pop_front();
@@ -249,7 +270,7 @@ private:
         });
     }
 
-    websocket::stream<beast::tcp_stream> ws_;
+    websocket::stream<Stream> ws_;
     std::string ip_;
     std::optional<Account> account_;  // the session's account at the upgrade (P21); none: anonymous
     EdgeLimits limits_;
@@ -264,11 +285,13 @@ private:
     Millis measured_lag_ = 0;
 };
 
-http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version, bool keep_alive, bool head) {
+http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version, bool keep_alive, bool head,
+                                           bool tls) {
     http::response<http::string_body> res{http::status(r.status), version};
     res.set(http::field::server, "Outpost");
     res.set(http::field::content_type, r.content_type);
     for (const auto& [k, v] : security_headers()) res.set(k, v);
+    if (tls) res.set(http::field::strict_transport_security, StrictTransportSecurity);
     for (const auto& [k, v] : r.headers) res.set(k, v);
     res.keep_alive(keep_alive);
     res.body() = head ? std::string() : r.body;
@@ -299,32 +322,58 @@ std::optional<HttpResponse> edge_check(const http::request<http::string_body>& r
     return std::nullopt;
 }
 
-awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) {
-    beast::tcp_stream stream(std::move(socket));
+// Counts a connection of its address for as long as it lives (none: `edge` null).
+struct CountedConnection {
+    Edge* edge;
+    std::string ip;
+    CountedConnection(Edge* e, std::string i) : edge(e), ip(std::move(i)) {}
+    CountedConnection(const CountedConnection&) = delete;
+    CountedConnection& operator=(const CountedConnection&) = delete;
+    ~CountedConnection() {
+        if (edge) edge->connections.remove(ip);
+    }
+};
+
+// `peer`: the canonical address of the connection's other end (client_address.h).
+template <class Stream>
+awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
+    constexpr bool tls = IsTls<Stream>;
+    // A trusted proxy's connection is not counted by the listener: its clients are (a
+    // WebSocket through it counts as one of its client's connections).
+    const bool behind_proxy = shared.edge->trusted.trusts(peer);
     beast::flat_buffer buffer;
     beast::error_code ec;
     for (;;) {
-        stream.expires_after(60s);
+        beast::get_lowest_layer(stream).expires_after(60s);
         http::request_parser<http::string_body> parser;
         parser.body_limit(MaxHttpBody);
         parser.header_limit(16 * 1024);
         co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
         if (ec == http::error::body_limit) {
-            auto res = to_beast({413, "application/json", error_json({"bad_request", "request body too large (the limit is 64 KiB)", 413}), {}}, 11, false, false);
+            auto res = to_beast({413, "application/json", error_json({"bad_request", "request body too large (the limit is 64 KiB)", 413}), {}}, 11, false, false, tls);
             co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
             break;
         }
         if (ec) break;
         http::request<http::string_body> req = parser.release();
-        if (auto refused = edge_check(req, ip, *shared.edge)) {
-            auto res = to_beast(*refused, req.version(), req.keep_alive(), req.method() == http::verb::head);
+        const ClientView client = client_of(req, peer, shared.edge->trusted);
+        const std::string& ip = client.address;  // the key of every per-address limit
+        std::optional<CountedConnection> counted;
+        std::optional<HttpResponse> refused = edge_check(req, ip, *shared.edge);
+        if (!refused && behind_proxy && websocket::is_upgrade(req)) {
+            const int cap = shared.edge->limits.enabled ? shared.edge->limits.connections_per_ip : std::numeric_limits<int>::max();
+            if (shared.edge->connections.try_add(ip, cap)) counted.emplace(shared.edge, ip);
+            else refused = error_response({"rate_limited", "too many connections from this address", 429});
+        }
+        if (refused) {
+            auto res = to_beast(*refused, req.version(), req.keep_alive(), req.method() == http::verb::head, tls);
             co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
             if (ec || !res.keep_alive() || websocket::is_upgrade(req)) break;
             continue;
         }
         if (websocket::is_upgrade(req)) {
-            auto ws = std::make_shared<WsSession>(websocket::stream<beast::tcp_stream>(std::move(stream)), ip,
-                                                  identify_request(req, shared).account);
+            auto ws = std::make_shared<WsSession<Stream>>(websocket::stream<Stream>(std::move(stream)), ip,
+                                                          identify_request(req, shared).account);
             co_await ws->run(std::move(req), shared);
             co_return;
         }
@@ -335,7 +384,7 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         request.content_type = std::string(sv(req[http::field::content_type]));
         request.accept_encoding = std::string(sv(req[http::field::accept_encoding]));
         request.if_none_match = std::string(sv(req[http::field::if_none_match]));
-        request.secure = request_is_secure(sv(req["X-Forwarded-Proto"]), sv(req[http::field::forwarded]), request.origin);
+        request.secure = request_is_secure(tls || client.https, request.origin);
         Identity who = identify_request(req, shared);
         request.account = std::move(who.account);
         request.session_token = std::move(who.token);
@@ -354,23 +403,33 @@ awaitable<void> http_session(tcp::socket socket, Shared shared, std::string ip) 
         } catch (const std::exception& e) {
             r = HttpResponse{500, "application/json", error_json({"internal", e.what(), 500}), {}};
         }
-        auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head);
+        auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head, tls);
         co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
         if (ec || !res.keep_alive()) break;
     }
-    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if constexpr (tls) {
+        beast::get_lowest_layer(stream).expires_after(5s);
+        co_await stream.async_shutdown(asio::redirect_error(use_awaitable, ec));
+    } else {
+        stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
 }
 
-// Counts a connection of its address for as long as its session lives.
-struct CountedConnection {
-    Edge* edge;
-    std::string ip;
-    ~CountedConnection() { edge->connections.remove(ip); }
-};
-
-awaitable<void> counted_session(tcp::socket socket, Shared shared, std::string ip) {
-    CountedConnection counted{shared.edge, ip};
-    co_await http_session(std::move(socket), shared, std::move(ip));
+// A connection's session, counted against its address (`counted`) while it lives;
+// with --tls-cert, after the TLS handshake, with the certificate current now.
+awaitable<void> counted_session(tcp::socket socket, Shared shared, std::string ip, bool counted) {
+    CountedConnection counting(counted ? shared.edge : nullptr, ip);
+    if (!shared.tls) {
+        co_await http_session(beast::tcp_stream(std::move(socket)), shared, std::move(ip));
+        co_return;
+    }
+    const std::shared_ptr<asio::ssl::context> context = shared.tls->current();  // kept while the stream lives
+    TlsStream stream(beast::tcp_stream(std::move(socket)), *context);
+    beast::error_code ec;
+    beast::get_lowest_layer(stream).expires_after(30s);
+    co_await stream.async_handshake(asio::ssl::stream_base::server, asio::redirect_error(use_awaitable, ec));
+    if (ec) co_return;  // not TLS (plain HTTP on the HTTPS port), or given up
+    co_await http_session(std::move(stream), shared, std::move(ip));
 }
 
 awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
@@ -387,23 +446,40 @@ awaitable<void> listener(tcp::acceptor acceptor, Shared shared) {
         }
         const auto peer = socket.remote_endpoint(ec);
         if (ec) continue;
-        std::string ip = peer.address().to_string();
+        std::string ip = canonical_ip(peer.address().to_string());
         // A cap on the connections of one address: over it, the new one is closed at once.
-        if (shared.edge->limits.enabled && !shared.edge->connections.try_add(ip, shared.edge->limits.connections_per_ip)) {
+        // A trusted proxy's are not capped here (http_session counts its clients').
+        const bool counted = !shared.edge->trusted.trusts(ip);
+        if (counted && shared.edge->limits.enabled &&
+            !shared.edge->connections.try_add(ip, shared.edge->limits.connections_per_ip)) {
             socket.close(ec);
             continue;
         }
-        if (!shared.edge->limits.enabled) shared.edge->connections.try_add(ip, std::numeric_limits<int>::max());
+        if (counted && !shared.edge->limits.enabled) shared.edge->connections.try_add(ip, std::numeric_limits<int>::max());
         // Moves are small messages that must leave at once (no Nagle delay).
         socket.set_option(tcp::no_delay(true), ec);
         auto ex = socket.get_executor();
-        asio::co_spawn(ex, counted_session(std::move(socket), shared, std::move(ip)), asio::detached);
+        asio::co_spawn(ex, counted_session(std::move(socket), shared, std::move(ip), counted), asio::detached);
     }
 }
 
 }  // namespace
 
 int run_server(const ServerConfig& config) {
+    // The TLS files and the proxies first: a mistake in them is refused before the
+    // database is opened or made.
+    auto transport = load_transport(config);
+    if (!transport) {
+        std::cerr << "outpost serve: " << transport.error().message << "\n";
+        return 1;
+    }
+    asio::io_context ioc(config.io_threads);
+    // The ports too: a port in use is refused before the database is made.
+    auto listening = open_listeners(ioc, config);
+    if (!listening) {
+        std::cerr << "outpost serve: " << listening.error().message << "\n";
+        return 1;
+    }
     auto storage = Storage::open(config.db, config.sync_full);
     if (!storage) {
         std::cerr << "outpost serve: " << storage.error().message << "\n";
@@ -416,7 +492,6 @@ int run_server(const ServerConfig& config) {
         return 1;
     }
     const StaticFiles files = StaticFiles::load(config.web_dir);
-    asio::io_context ioc(config.io_threads);
 
     std::unique_ptr<Hub> hub;
     HubEnv env;
@@ -517,22 +592,6 @@ int run_server(const ServerConfig& config) {
         return 1;
     }
 
-    beast::error_code ec;
-    const auto address = asio::ip::make_address(config.host, ec);
-    if (ec) {
-        std::cerr << "outpost serve: bad host '" << config.host << "': " << ec.message() << "\n";
-        return 2;
-    }
-    tcp::acceptor acceptor(ioc);
-    const tcp::endpoint endpoint{address, config.port};
-    acceptor.open(endpoint.protocol(), ec);
-    if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-    if (!ec) acceptor.bind(endpoint, ec);
-    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-    if (ec) {
-        std::cerr << "outpost serve: cannot listen on " << config.host << ":" << config.port << ": " << ec.message() << "\n";
-        return 1;
-    }
     if (auto loaded = simuls.load(); !loaded) {
         std::cerr << "outpost serve: " << loaded.error().message << "\n";
         return 1;
@@ -542,9 +601,15 @@ int run_server(const ServerConfig& config) {
     // the hub just before a stop, reach their boards.
     (void)(*events)->recover_games();
     (void)(*events)->recover_results();
-    std::cout << "Outpost is serving on http://" << (config.host == "0.0.0.0" ? "localhost" : config.host) << ":"
-              << acceptor.local_endpoint().port() << "/ (database " << config.db << ", " << *resumed
-              << " live games resumed, " << files.size() << " web files)" << std::endl;
+    const std::string shown_host = config.host == "0.0.0.0" ? "localhost" : config.host;
+    const unsigned short port = listening->main.local_endpoint().port();
+    if (transport->tls) std::cout << "TLS certificate: " << transport->tls->describe() << std::endl;
+    if (listening->redirect)
+        std::cout << "Plain HTTP on port " << listening->redirect->local_endpoint().port()
+                  << ": every request is redirected to https" << std::endl;
+    std::cout << "Outpost is serving on " << (transport->tls ? "https://" : "http://") << shown_host << ":" << port
+              << "/ (database " << config.db << ", " << *resumed << " live games resumed, " << files.size()
+              << " web files)" << std::endl;
 
     AnalysisService::Options analysis_options;
     analysis_options.pool.workers = config.analysis_workers;
@@ -566,8 +631,14 @@ int run_server(const ServerConfig& config) {
     bus.serve(Topic::GAME, hub.get());
     bus.serve(Topic::LOBBY, &lobby_on_bus);
     bus.serve(Topic::SIMUL, &simuls_on_bus);
-    Edge edge(config.limits, config.allowed_origins);
-    asio::co_spawn(ioc, listener(std::move(acceptor), Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls}), asio::detached);
+    Edge edge(config.limits, config.allowed_origins, std::move(transport->proxies));
+    asio::co_spawn(ioc, listener(std::move(listening->main), Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, transport->tls.get()}), asio::detached);
+    if (listening->redirect)
+        asio::co_spawn(ioc,
+                       https_redirect_listener(std::move(*listening->redirect), port,
+                                               config.limits.enabled ? &edge.connections : nullptr,
+                                               config.limits.connections_per_ip),
+                       asio::detached);
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
     std::function<void()> lobby_pulse = [&] {
@@ -582,6 +653,8 @@ int run_server(const ServerConfig& config) {
     lobby_pulse();
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&ioc](beast::error_code, int) { ioc.stop(); });
+    asio::signal_set hangup(ioc, SIGHUP);
+    reload_on_hangup(hangup, transport->tls.get());
 
     std::vector<std::thread> threads;
     for (int i = 1; i < config.io_threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
