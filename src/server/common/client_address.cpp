@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::array<std::uint8_t, 12> V4MappedPrefix = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 
-std::string_view trim_blanks(std::string_view s) {
+std::string_view strip_ows(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
     return s;
@@ -35,11 +35,11 @@ std::vector<std::string_view> split_list(std::string_view s, char sep) {
         if (s[i] == '"') quoted = !quoted;
         else if (s[i] == '\\' && quoted) ++i;
         else if (s[i] == sep && !quoted) {
-            out.push_back(trim_blanks(s.substr(start, i - start)));
+            out.push_back(strip_ows(s.substr(start, i - start)));
             start = i + 1;
         }
     }
-    if (start <= s.size()) out.push_back(trim_blanks(s.substr(start)));
+    if (start <= s.size()) out.push_back(strip_ows(s.substr(start)));
     // A header that is empty, or only separators, lists nothing.
     if (std::all_of(out.begin(), out.end(), [](std::string_view e) { return e.empty(); })) out.clear();
     return out;
@@ -57,7 +57,7 @@ std::string unquote(std::string_view v) {
 
 // A hop as proxies write it: an address, "[v6]" or "[v6]:port", "v4:port".
 std::optional<IpAddress> parse_node(std::string_view node) {
-    node = trim_blanks(node);
+    node = strip_ows(node);
     if (auto a = parse_ip_address(node)) return a;
     if (!node.empty() && node.front() == '[') {
         const size_t close = node.find(']');
@@ -74,7 +74,7 @@ std::string forwarded_param(std::string_view element, std::string_view key) {
     for (std::string_view pair : split_list(element, ';')) {
         const size_t eq = pair.find('=');
         if (eq == std::string_view::npos) continue;
-        if (same_ignoring_case(trim_blanks(pair.substr(0, eq)), key)) return unquote(trim_blanks(pair.substr(eq + 1)));
+        if (same_ignoring_case(strip_ows(pair.substr(0, eq)), key)) return unquote(strip_ows(pair.substr(eq + 1)));
     }
     return {};
 }
@@ -181,7 +181,7 @@ ClientView real_client(std::string_view peer, const ForwardingHeaders& headers, 
     if (!trusted.trusts(*peer_address)) return view;
 
     // The hops, left (the client, as claimed) to right (the proxy nearest to us).
-    const bool by_xff = !trim_blanks(headers.x_forwarded_for).empty();
+    const bool by_xff = !strip_ows(headers.x_forwarded_for).empty();
     const std::vector<std::string_view> elements = split_list(headers.forwarded, ',');
     std::vector<std::string> hops;
     if (by_xff) {
