@@ -170,6 +170,7 @@ bool TrustedProxies::trusts(const IpAddress& a) const {
 }
 
 bool TrustedProxies::trusts(std::string_view address) const {
+    if (networks_.empty()) return false;  // every request asks: no parsing without --trust-proxy
     auto a = parse_ip_address(address);
     return a && trusts(*a);
 }
