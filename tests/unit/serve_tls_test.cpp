@@ -214,6 +214,40 @@ TEST_F(ServeTlsIssue27, ForwardingHeadersAreBelievedFromTrustedProxiesOnly) {
     }
 }
 
+// --max-connections-per-ip behind a proxy: the proxy's own connections are not capped
+// (all its clients share them), each WebSocket through it counts for its client.
+TEST_F(ServeTlsIssue27, BehindATrustedProxyTheConnectionCapCountsEachClient) {
+    Server s({"--trust-proxy", "127.0.0.1", "--max-connections-per-ip", "1"});
+    ASSERT_GT(s.port, 0);
+    std::vector<int> proxy;
+    for (int i = 0; i < 3; ++i) {
+        proxy.push_back(connect_to(s.port));
+        EXPECT_EQ(http(proxy.back(), "GET", "/healthz").status, 200) << "the proxy's connection " << i << " was capped";
+    }
+    const auto [game, seat] = hotseat_game(s.port);
+    ASSERT_FALSE(game.empty());
+    auto ws_through_proxy = [&](int fd, const std::string& client) {
+        const std::string target = "/api/v1/ws?game=" + game + "&seat=" + seat;  // stays open
+        std::string req = upgrade_request(s.port, target, "");
+        req.insert(req.size() - 2, "X-Forwarded-For: " + client + "\r\n");
+        send_all(fd, req);
+        const std::string head = read_some(fd, 4096);
+        return head.size() > 12 ? std::stoi(head.substr(9, 3)) : 0;
+    };
+    EXPECT_EQ(ws_through_proxy(proxy[0], "198.51.100.1"), 101);
+    EXPECT_EQ(ws_through_proxy(proxy[1], "198.51.100.1"), 429) << "a second WebSocket of one client behind the proxy";
+    EXPECT_EQ(ws_through_proxy(proxy[2], "198.51.100.2"), 101) << "another client behind the proxy was capped";
+    for (int fd : proxy) close(fd);
+    // Not through the proxy: the cap holds for the peer's own address, whatever it says.
+    const int first = connect_from("127.0.0.2", s.port);
+    EXPECT_EQ(http(first, "GET", "/healthz").status, 200);
+    const int second = connect_from("127.0.0.2", s.port);
+    EXPECT_EQ(http(second, "GET", "/healthz", "", "X-Forwarded-For: 198.51.100.3\r\n").status, 0)
+        << "a second connection of 127.0.0.2 was served";
+    close(first);
+    close(second);
+}
+
 TEST_F(ServeTlsIssue27, SighupLoadsANewCertificateAndKeepsTheOldOneWhenTheNewIsBad) {
     Server s(tls_args(), {}, true);
     ASSERT_GT(s.port, 0);
