@@ -20,12 +20,15 @@ PACKAGES=(
   libsodium-dev pkg-config  # accounts: Argon2id password hashes (server)
   libjemalloc-dev       # the outpost executable's allocator (server CPU per move)
   libtomlplusplus-dev   # `outpost serve --config FILE` (TOML)
+  libssl-dev openssl    # `outpost serve --tls-cert`: OpenSSL (server); test certificates
   # Fuzzing: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
   # Scripts, test data generation, and the reference engine for bench/
   python3 stockfish
   # Browser tests: Debian's Chromium, driven by playwright-core (no browser download)
   chromium
+  # A reverse proxy in front of the server in the TLS tests (tests/slow/tls_proxy_test.cpp)
+  nginx
   # The Debian package (scripts/package.sh) and its install test (tests/package/check.sh)
   dpkg-dev lintian systemd man-db
   # `promtool check metrics` on the server's /metrics (tests/slow/serve_metrics_test.cpp)

@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "app/config_file.h"
 #include "server/edge/listen_address.h"
+#include "server/common/client_address.h"
 #include "server/edge/server.h"
 
 namespace outpost::app {
@@ -67,6 +68,20 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
         ->check(CLI::IsMember({"text", "json"}));
     cmd->add_option("--log-level", cfg->log_level, "Log events from this level on: debug, info, warn or error")
         ->check(CLI::IsMember({"debug", "info", "warn", "error"}));
+    cmd->add_option("--tls-cert", cfg->tls_cert,
+                    "Serve HTTPS and wss:// with this certificate (PEM, with its chain); read again on SIGHUP");
+    cmd->add_option("--tls-key", cfg->tls_key, "The private key of --tls-cert (PEM, without a passphrase)");
+    cmd->add_option("--http-redirect-port", cfg->http_redirect_port,
+                    "Also listen for plain HTTP on this port, answering 308 to the https:// address (0: a free port)");
+    cmd->add_option("--trust-proxy", cfg->trusted_proxies,
+                    "A reverse proxy (address or network: 127.0.0.1, 10.0.0.0/8, ::1) whose X-Forwarded-For, "
+                    "X-Forwarded-Proto and Forwarded headers are believed; repeatable")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                auto network = server::parse_ip_network(text);
+                return network ? std::string() : network.error().message;
+            },
+            "ADDR|CIDR"));
     auto cost = std::make_shared<std::string>("interactive");
     cmd->add_option("--password-cost", *cost,
                     "Cost of a password hash: interactive (64 MiB Argon2id, for service) or cheapest (tests only)")

@@ -28,7 +28,9 @@ namespace outpost::test {
 namespace fs = std::filesystem;
 
 // `outpost serve` on 127.0.0.1 and a free port, in a process of its own. Its database
-// is `db` (kept), or t.db in a temporary directory removed at the end.
+// is `db` (kept), or t.db in a temporary directory removed at the end. Its standard
+// error goes to `err_log` when `capture_stderr` (a test reads what it logged), else to
+// the test's.
 struct Server {
     pid_t pid = -1;
     int port = 0;
@@ -61,7 +63,7 @@ struct Server {
             execv(argv[0], argv.data());
             _exit(127);
         }
-        const std::regex serving("http://[^:]+:([0-9]+)/");
+        const std::regex serving("https?://[^:]+:([0-9]+)/");
         for (int i = 0; i < 300 && !port; ++i) {
             std::ifstream in(log);
             std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -174,18 +176,26 @@ inline std::string upgrade_request(int port, const std::string& target, const st
     return req + "\r\n";
 }
 
-// Opens a WebSocket; returns the fd (or -1) and the answer's status.
-inline std::pair<int, int> ws_open(int port, const std::string& target, const std::string& origin, int rcvbuf = 0) {
-    int fd = connect_to(port, rcvbuf);
-    if (fd < 0 || !send_all(fd, upgrade_request(port, target, origin))) return {-1, 0};
+// Opens a WebSocket on a connected socket: the answer's status (101 when open); its
+// head in `head` if asked.
+inline int ws_handshake(int fd, int port, const std::string& target, const std::string& origin,
+                        std::string* head = nullptr) {
+    if (!send_all(fd, upgrade_request(port, target, origin))) return 0;
     std::string data;
     while (data.find("\r\n\r\n") == std::string::npos) {
         std::string more = read_some(fd, 1);  // byte by byte: leave the frames after it unread
         if (more.empty()) break;
         data += more;
     }
-    const int status = data.size() > 12 ? std::stoi(data.substr(9, 3)) : 0;
-    return {fd, status};
+    if (head) *head = data;
+    return data.size() > 12 ? std::stoi(data.substr(9, 3)) : 0;
+}
+
+// Opens a WebSocket; returns the fd (or -1) and the answer's status.
+inline std::pair<int, int> ws_open(int port, const std::string& target, const std::string& origin, int rcvbuf = 0) {
+    int fd = connect_to(port, rcvbuf);
+    if (fd < 0) return {-1, 0};
+    return {fd, ws_handshake(fd, port, target, origin)};
 }
 
 inline bool ws_send(int fd, const std::string& text, int opcode = 1) {

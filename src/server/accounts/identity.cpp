@@ -27,12 +27,8 @@ std::string lower(std::string_view s) {
 }
 }  // namespace
 
-bool request_is_secure(std::string_view forwarded_proto, std::string_view forwarded, std::string_view origin) {
-    // X-Forwarded-Proto may list several proxies ("https, http"): the first is the client's.
-    const std::string proto = lower(forwarded_proto.substr(0, forwarded_proto.find(',')));
-    if (proto.find("https") != std::string::npos) return true;
-    if (lower(forwarded).find("proto=https") != std::string::npos) return true;
-    return lower(origin).rfind("https://", 0) == 0;
+bool request_is_secure(bool https, std::string_view origin) {
+    return https || lower(origin.substr(0, 8)) == "https://";
 }
 
 }  // namespace outpost::server

@@ -23,11 +23,11 @@ struct Identity {
 // anonymous (a broken session never stops anyone from playing anonymously).
 Identity identify(AccountStore* store, std::string_view cookie_header, std::int64_t now_ms);
 
-// Whether a request reached the server over HTTPS: the server itself speaks plain
-// HTTP, so that is known only from a TLS-terminating proxy's `X-Forwarded-Proto:
-// https` (or `Forwarded: …proto=https`) or from a page origin that is https. A client
-// that lies about it only gets cookies marked Secure, which its own browser then keeps
-// off plain HTTP: no gain for it.
-bool request_is_secure(std::string_view forwarded_proto, std::string_view forwarded, std::string_view origin);
+// Whether a request reached the server over HTTPS: `https` when it came over the
+// server's own TLS (--tls-cert) or a trusted proxy says so (client_address.h: the
+// forwarding headers of anyone else are not believed), or when the page's origin is
+// https. A client that lies in its Origin only gets cookies marked Secure, which its
+// own browser then keeps off plain HTTP: no gain for it.
+bool request_is_secure(bool https, std::string_view origin);
 
 }  // namespace outpost::server

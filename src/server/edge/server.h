@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,14 @@ struct ServerConfig {
     std::string metrics_listen;
     std::string log_format = "text";  // text | json
     std::string log_level = "info";   // debug | info | warn | error
+    // Issue 27 item 6: HTTPS and wss:// on the port with this certificate (PEM, with
+    // its chain) and key, both or neither, read again on SIGHUP (edge/tls.h); a plain
+    // HTTP port that sends browsers there (0: a free one); the reverse proxies whose
+    // X-Forwarded-For, X-Forwarded-Proto and Forwarded are believed (addresses or
+    // networks: common/client_address.h).
+    std::string tls_cert, tls_key;
+    std::optional<unsigned short> http_redirect_port;
+    std::vector<std::string> trusted_proxies;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

@@ -15,6 +15,7 @@
 #include "club/dutch.h"
 #include "club/glicko2.h"
 #include "club/round_robin.h"
+#include "server/common/http_answer.h"  // read_json_object
 
 namespace outpost::server {
 
