@@ -27,13 +27,17 @@ PACKAGES=(
   python3 stockfish
   # Browser tests: Debian's Chromium, driven by playwright-core (no browser download)
   chromium
-  # A reverse proxy in front of the server in the TLS tests (tests/slow/tls_proxy_test.cpp)
-  nginx
   # The Debian package (scripts/package.sh) and its install test (tests/package/check.sh)
   dpkg-dev lintian systemd man-db
-  # `promtool check metrics` on the server's /metrics (tests/slow/serve_metrics_test.cpp)
-  prometheus
 )
+# Servers that only the tests run, each started by its test on loopback with its own
+# files: not installed by `--serve` (scripts/serve.sh), and never started as services
+# by the install (below).
+SERVERS_FOR_TESTS=(
+  nginx        # a reverse proxy in front of the server (tests/slow/tls_proxy_test.cpp)
+  prometheus   # `promtool check metrics` on /metrics (tests/slow/serve_observe_test.cpp)
+)
+if [ "${1:-}" != "--serve" ]; then PACKAGES+=("${SERVERS_FOR_TESTS[@]}"); fi
 # The web UI is built with Node.js 20 and npm (Vite 8). The machines we run on have
 # them; a bare Debian 12 gets Debian's own packages.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
@@ -57,6 +61,26 @@ if [ "$(id -u)" -ne 0 ]; then SUDO=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 
 echo "install-deps: installing ${missing[*]}"
+# Debian starts a packaged server as a service when it is installed (nginx on port 80,
+# Prometheus on 9090): a policy-rc.d that says no keeps them stopped, unless the machine
+# has a policy of its own; and those this run installs are not enabled for the next
+# boot either (a server that was there before is left as it was).
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\n# scripts/install-deps.sh: no service starts while it installs\nexit 101\n' | "${SUDO[@]}" tee "$policy" >/dev/null
+  "${SUDO[@]}" chmod 755 "$policy"
+  own_policy=1
+fi
+done_installing() {
+  if [ "$own_policy" = 1 ]; then "${SUDO[@]}" rm -f "$policy"; fi
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    for unit in "${SERVERS_FOR_TESTS[@]}"; do
+      case " ${missing[*]} " in *" $unit "*) "${SUDO[@]}" systemctl disable --now "$unit" >/dev/null 2>&1 || true ;; esac
+    done
+  fi
+}
+trap done_installing EXIT
 for attempt in 1 2 3; do
   if "${SUDO[@]}" apt-get update -q &&
      "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; then

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # compiles the web UI into the executable (npm runs inside it).
 MAIN_JOB=(serve --port 8080 --db outpost.db)
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --serve
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build
 echo "+ outpost ${MAIN_JOB[*]} $*"
