@@ -444,12 +444,12 @@ int run_server(const ServerConfig& config) {
         // Off the public port (issue 27): an address of its own, only when asked for.
         const std::vector<Sampled> sampled = serve_gauges(*hub, robots, analysis, config.db);
         std::string why;
-        auto port = start_metrics_listener(ioc, *metrics_at, [sampled] { return render_metrics(metrics(), sampled); }, why);
-        if (!port) {
+        auto bound = start_metrics_listener(ioc, *metrics_at, [sampled] { return render_metrics(metrics(), sampled); }, why);
+        if (!bound) {
             log_event(LogLevel::ERROR, "outpost serve: " + why);
             return 1;
         }
-        metrics_port = *port;
+        metrics_port = *bound;
     }
     // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
     asio::steady_timer lobby_timer(ioc);
