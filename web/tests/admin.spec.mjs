@@ -11,8 +11,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync, spawn } from 'node:child_process';
-import { launch, newPage, shot, tmpDir } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
+import { launch, newPage, shot, spawnServer, tmpDir } from './helpers.mjs';
 import { assertAccessible } from './a11y.mjs';
 
 const PASSWORD = 'a password long enough';
@@ -25,27 +25,7 @@ async function startAdminServer() {
   const db = path.join(dir, 'admin.db');
   execFileSync(bin, ['user', '--db', db, 'add', 'root', '--admin'], { input: `${PASSWORD}\n` });
   const web = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'dist');
-  const proc = spawn(bin, ['serve', '--port', '0', '--db', db, '--web', web, '--password-cost', 'cheapest', '--no-client-limits'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('outpost serve did not start: ' + out)), 15000);
-    const read = (d) => {
-      out += d;
-      const m = out.match(/http:\/\/[^:\s]+:(\d+)\//);
-      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
-    };
-    proc.stdout.on('data', read);
-    proc.stderr.on('data', read);
-  });
-  return {
-    url,
-    close: async () => {
-      proc.kill('SIGTERM');
-      await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); });
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return spawnServer(bin, ['--db', db, '--web', web, '--password-cost', 'cheapest', '--no-client-limits'], dir);
 }
 
 before(async () => {

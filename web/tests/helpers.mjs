@@ -25,8 +25,13 @@ export async function startServer() {
   const dir = tmpDir();
   // --robot-instant: the robot answers as soon as it has searched (a person's time per
   // move would make a 30-move game take minutes).
-  const proc = spawn(bin, ['serve', '--port', '0', '--robot-instant', '--db', path.join(dir, 'test.db'), '--web', path.join(WEB, 'dist')],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnServer(bin, ['--robot-instant', '--db', path.join(dir, 'test.db'), '--web', path.join(WEB, 'dist')], dir);
+}
+
+// `outpost serve --port 0 ARGS…` from `bin`, once it says where it serves; close()
+// stops it and removes `dir` (its database's folder).
+export async function spawnServer(bin, args, dir) {
+  const proc = spawn(bin, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('outpost serve did not start: ' + out)), 15000);

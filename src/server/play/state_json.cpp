@@ -182,6 +182,16 @@ void write_player(Writer& w, const Room& r, Color c) {
     w.close('}');
 }
 
+// `players`: both sides, as a state and the move that ends a rated game write them.
+void write_players(Writer& w, const Room& r) {
+    w.key("players").open('{');
+    w.key("white");
+    write_player(w, r, WHITE);
+    w.key("black");
+    write_player(w, r, BLACK);
+    w.close('}');
+}
+
 }  // namespace
 
 std::string write_state(const Room& r, Seat seat, Millis server_time) {
@@ -204,12 +214,7 @@ std::string write_state(const Room& r, Seat seat, Millis server_time) {
     w.key("casual").boolean(r.info.casual);
     w.key("rated").boolean(rated_class(r.info).has_value());  // P23 (accounts/ratings.h)
     write_adjournment(w, r);
-    w.key("players").open('{');
-    w.key("white");
-    write_player(w, r, WHITE);
-    w.key("black");
-    write_player(w, r, BLACK);
-    w.close('}');
+    write_players(w, r);
     w.key("you").str(seat_name(seat));
     w.key("rematch").open('{');
     w.key("offered_by").str_or_null(color_or_null(r.rematch_offer));
@@ -235,14 +240,7 @@ std::string write_move(const Room& r, Seat seat, Millis server_time) {
     write_live_fields(w, r, seat, server_time);
     // Issue 28 (6): a rated game that this move ended (checkmate, stalemate…) has
     // its ratings now, which a state carries in `players`: so does its last move.
-    if (r.info.rating) {
-        w.key("players").open('{');
-        w.key("white");
-        write_player(w, r, WHITE);
-        w.key("black");
-        write_player(w, r, BLACK);
-        w.close('}');
-    }
+    if (r.info.rating) write_players(w, r);
     w.close('}').close('}');
     return w.take();
 }
