@@ -200,6 +200,7 @@ const en = {
   err_bad_name: "A name is 1 to 40 characters: letters, digits, spaces and a few punctuation marks (' - . , _ ( ) & : # ! ? + /), nothing invisible.",
   err_bad_request: 'The server did not understand that request.',
   err_not_found: 'This game was not found.',
+  err_forbidden_host: 'This server does not answer to the address you used. Open it by the name its administrator gave.',
   err_not_your_seat: 'You do not hold this seat: you can only watch this game.',
   err_not_your_turn: 'It is not your turn.',
   err_illegal_move: 'That move is not legal in this position.',

@@ -212,6 +212,7 @@ const fi: Dict = {
   err_bad_name: "Nimessä on 1–40 merkkiä: kirjaimia, numeroita, välilyöntejä ja muutama välimerkki (' - . , _ ( ) & : # ! ? + /), ei näkymättömiä merkkejä.",
   err_bad_request: 'Palvelin ei ymmärtänyt pyyntöä.',
   err_not_found: 'Peliä ei löytynyt.',
+  err_forbidden_host: 'Palvelin ei vastaa käyttämääsi osoitteeseen. Avaa se nimellä, jonka ylläpitäjä on antanut.',
   err_not_your_seat: 'Tämä paikka ei ole sinun: voit vain seurata peliä.',
   err_not_your_turn: 'Ei ole sinun siirtovuorosi.',
   err_illegal_move: 'Siirto ei ole sääntöjen mukainen tässä asemassa.',

@@ -210,6 +210,7 @@ const zh: Dict = {
   err_bad_name: "名字须为 1 到 40 个字符：字母、数字、空格和少数标点（' - . , _ ( ) & : # ! ? + /），不能含不可见字符。",
   err_bad_request: '服务器无法理解这个请求。',
   err_not_found: '找不到这盘对局。',
+  err_forbidden_host: '此服务器不响应你所用的地址。请使用管理员提供的名称打开。',
   err_not_your_seat: '你不是这一方的棋手，只能观战。',
   err_not_your_turn: '还没轮到你走。',
   err_illegal_move: '这步棋在当前局面下不合规则。',
