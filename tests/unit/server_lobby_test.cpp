@@ -367,5 +367,8 @@ TEST_F(LobbyFixture, Issue28Item9SpeedsMiniBoardsAndClaimedNames) {
     g.over = true;
     lobby->on_live_game(g);
     lobby->tick();
-    for (const json& s : watcher->last("lobby")["speeds"]) EXPECT_EQ(s["playing"], 0) << s.dump();
+    // The message is kept in a variable: a range-for over a member of a temporary reads
+    // freed memory in C++20 (the temporary dies before the loop; ASan caught it).
+    const json lobby_state = watcher->last("lobby");
+    for (const json& s : lobby_state["speeds"]) EXPECT_EQ(s["playing"], 0) << s.dump();
 }
