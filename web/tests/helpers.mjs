@@ -191,3 +191,19 @@ export function recordSent(page) {
   }));
   return sent;
 }
+
+// Two signed-in pages paired for a rated 5+3 game through the lobby: `alice` seeks as
+// White, `bob` accepts; both wait for the game screen.
+export async function pairRatedInLobby(alice, bob, url) {
+  await alice.goto(url + '/#/lobby');
+  await bob.goto(url + '/#/lobby');
+  await alice.waitForSelector('form.seek-form');
+  await alice.selectOption('[data-field=seek-tc]', '5+3');
+  await alice.selectOption('[data-field=seek-color]', 'white');
+  await alice.check('[data-field=seek-rated]');
+  await alice.click('[data-action=create-seek]');
+  await bob.waitForSelector('[data-seek] [data-action=accept-seek]');
+  await bob.click('[data-seek] [data-action=accept-seek]');
+  await alice.waitForSelector('.game-screen[data-you=white]');
+  await bob.waitForSelector('.game-screen[data-you=black]');
+}

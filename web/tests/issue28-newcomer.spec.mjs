@@ -7,7 +7,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, startGame, move, waitPly } from './helpers.mjs';
+import { startServer, launch, newPage, startGame, move, waitPly, pairRatedInLobby } from './helpers.mjs';
 
 let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -55,17 +55,7 @@ test('item 6: a rated game ended by checkmate shows the rating change without a 
     const r = await p.request.post(`${server.url}/api/v1/account/signup`, { data: { v: 1, name, password: PASSWORD } });
     assert.equal(r.status(), 201, await r.text());
   }
-  await alice.goto(server.url + '/#/lobby');
-  await bob.goto(server.url + '/#/lobby');
-  await alice.waitForSelector('form.seek-form');
-  await alice.selectOption('[data-field=seek-tc]', '5+3');
-  await alice.selectOption('[data-field=seek-color]', 'white');
-  await alice.check('[data-field=seek-rated]');
-  await alice.click('[data-action=create-seek]');
-  await bob.waitForSelector('[data-seek] [data-action=accept-seek]');
-  await bob.click('[data-seek] [data-action=accept-seek]');
-  await alice.waitForSelector('.game-screen[data-you=white]');
-  await bob.waitForSelector('.game-screen[data-you=black]');
+  await pairRatedInLobby(alice, bob, server.url);
   // Fool's mate: Black mates.
   await move(alice, 'f2', 'f3'); await waitPly(bob, 1);
   await move(bob, 'e7', 'e5'); await waitPly(alice, 2);

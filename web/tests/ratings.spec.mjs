@@ -6,7 +6,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, shot, move, waitPly, startGame } from './helpers.mjs';
+import { startServer, launch, newPage, shot, move, waitPly, startGame, pairRatedInLobby } from './helpers.mjs';
 import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
@@ -33,17 +33,7 @@ test('P23: a rated lobby game moves both ratings; the game, the PGN and the prof
   const A = `alice${suffix}`, B = `bob${suffix}`;
   await signUp(alice, A);
   await signUp(bob, B);
-  await alice.goto(server.url + '/#/lobby');
-  await bob.goto(server.url + '/#/lobby');
-  await alice.waitForSelector('form.seek-form');
-  await alice.selectOption('[data-field=seek-tc]', '5+3');
-  await alice.selectOption('[data-field=seek-color]', 'white');
-  await alice.check('[data-field=seek-rated]');
-  await alice.click('[data-action=create-seek]');
-  await bob.waitForSelector('[data-seek] [data-action=accept-seek]');
-  await bob.click('[data-seek] [data-action=accept-seek]');
-  await alice.waitForSelector('.game-screen[data-you=white]');
-  await bob.waitForSelector('.game-screen[data-you=black]');
+  await pairRatedInLobby(alice, bob, server.url);
   const start = await apiState(alice);
   assert.equal(start.rated, true);
   assert.equal(start.players.white.account, A);
