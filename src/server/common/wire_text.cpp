@@ -1,3 +1,4 @@
+// Outpost — ISO 8601 times and the sealed move's text (wire_text.h).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/common/wire_text.h"
 

@@ -1,4 +1,4 @@
-// Texts of the protocol that more than one room reads and writes: times in ISO 8601
+// Outpost — texts of the protocol that more than one room reads and writes: times in ISO 8601
 // (UTC) and the text of a sealed move before it is read as a move (docs/protocol.md,
 // "Adjournment"). Here in common because the protocol's reader checks them and the
 // play room uses them; neither knows the other.
