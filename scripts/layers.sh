@@ -17,6 +17,14 @@ while read -r n f; do
   fi
 done < <(find src -name '*.cpp' -o -name '*.h' | sort | xargs wc -l)
 
+# 1b. Each file's opening comment says what it owns (issue 24): its first line is
+# "// Outpost — ...".
+while IFS= read -r f; do
+  if ! head -1 "$f" | grep -q '^// Outpost — '; then
+    echo "layers: $f does not open with '// Outpost — what it owns'"; status=1
+  fi
+done < <(find src -name '*.cpp' -o -name '*.h' | sort)
+
 # 2. Which room may include which. A room is a folder below src/ (and below
 # src/server/). Each line: a room, then the rooms it may include (besides itself).
 # The libraries: chess < engine < club, match < server < app.
