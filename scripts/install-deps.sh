@@ -21,6 +21,7 @@ PACKAGES=(
   libjemalloc-dev       # the outpost executable's allocator (server CPU per move)
   libtomlplusplus-dev   # `outpost serve --config FILE` (TOML)
   libssl-dev openssl    # `outpost serve --tls-cert`: OpenSSL (server); test certificates
+  libhiredis-dev        # the bus between nodes and the games' leases in Redis (server/bus/redis)
   # Fuzzing: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
   # Scripts, test data generation, and the reference engine for bench/
@@ -36,6 +37,7 @@ PACKAGES=(
 SERVERS_FOR_TESTS=(
   nginx        # a reverse proxy in front of the server (tests/slow/tls_proxy_test.cpp)
   prometheus   # `promtool check metrics` on /metrics (tests/slow/serve_observe_test.cpp)
+  redis-server # a Redis of each test's own on a Unix socket (tests/support/redis_server.h)
 )
 if [ "${1:-}" != "--serve" ]; then PACKAGES+=("${SERVERS_FOR_TESTS[@]}"); fi
 # The web UI is built with Node.js 20 and npm (Vite 8). The machines we run on have

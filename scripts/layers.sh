@@ -42,6 +42,7 @@ declare -A MAY=(
   [server/stores/sqlite]="chess server/common server/stores server/accounts"
   [server/accounts]="chess club server/common server/stores"
   [server/bus]="chess server/common server/stores server/accounts"
+  [server/bus/redis]="chess server/common server/stores server/accounts server/bus"
   [server/play]="chess engine club server/common server/stores server/accounts server/bus"
   [server/players]="chess club server/common server/stores server/accounts server/bus server/play"
   [server/events]="chess club server/common server/stores server/accounts server/bus server/play"

@@ -1,0 +1,64 @@
+// Outpost — who runs a game when several nodes share one Redis (issue 26): an ownership
+// lease per game, with a fencing token.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A node runs a game only while it holds the game's lease: a Redis key
+// PREFIX "lease:game:" ID whose value is the node's name and a token, set with an expiry
+// (PX). The node renews it well before it expires (every third of the time); a node
+// that dies stops renewing, the key expires, and the first node that asks for the game
+// afterwards takes it over. Each grant draws a new token from one counter
+// (PREFIX "fence"), so tokens only grow: the store keeps the highest token that wrote a
+// game and refuses a write with a lower one, so that a node that was paused past its
+// lease (a long GC-like stall, a frozen VM) cannot write over its successor's moves.
+// Every step is one Lua script, atomic in Redis: a renewal or release names the whole
+// value (node and token), so a node can only extend or drop its own grant.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "chess/result.h"
+#include "server/bus/redis/redis_client.h"
+
+namespace outpost::server::redis {
+
+struct Lease {
+    std::string game;
+    std::string node;       // the holder
+    std::int64_t token = 0; // its fencing token
+    bool operator==(const Lease&) const = default;
+};
+
+class LeaseTable {
+public:
+    // prefix: every key this table writes starts with it ("outpost:" by default, one
+    // per cluster sharing a Redis).
+    LeaseTable(RedisClient& redis, std::string node, std::string prefix = "outpost:");
+
+    // Takes the lease of `game` for `ttl`, or extends it when this node holds it. The
+    // holder afterwards: this node (a new token, or the same one when extended), or the
+    // other node that holds it.
+    Result<Lease> acquire(std::string_view game, std::chrono::milliseconds ttl);
+    // Extends a lease this node holds; false when it is no longer ours (expired and taken).
+    Result<bool> renew(const Lease& lease, std::chrono::milliseconds ttl);
+    // Gives it up (a SIGTERM hand-over): false when it was no longer ours.
+    Result<bool> release(const Lease& lease);
+    // Who holds it now, if anyone.
+    Result<std::optional<Lease>> holder(std::string_view game);
+
+    const std::string& node() const { return node_; }
+    static bool valid_node_name(std::string_view name);  // 1-64 of A-Z a-z 0-9 . _ -
+
+private:
+    std::string key(std::string_view game) const { return prefix_ + "lease:game:" + std::string(game); }
+    std::optional<Lease> read_value(std::string_view game, std::string_view value) const;
+
+    RedisClient& redis_;
+    std::string node_;
+    std::string prefix_;
+};
+
+}  // namespace outpost::server::redis
