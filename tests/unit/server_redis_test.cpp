@@ -12,6 +12,7 @@
 
 #include "server/bus/redis/redis_channels.h"
 #include "server/bus/redis/redis_client.h"
+#include "server/bus/redis/lease_keeper.h"
 #include "server/bus/redis/redis_lease.h"
 #include "../support/redis_server.h"
 
@@ -246,4 +247,74 @@ TEST(RedisChannelsIssue26, ASubscriberSaysItLostRedisAndSubscribesAgainWhenItIsB
     EXPECT_EQ(links[0], true);
     EXPECT_EQ(links[1], false);
     EXPECT_EQ(links[2], true);
+}
+
+TEST(RedisLeaseIssue26, ManyLeasesAreRenewedInOneRoundTripEachForItsOwnHolder) {
+    outpost::test::RedisServer server;
+    ASSERT_TRUE(server.running());
+    RedisClient ca(at(server)), cb(at(server));
+    LeaseTable a(ca, "node-a", "t:"), b(cb, "node-b", "t:");
+    auto g1 = *a.acquire("g1", 10s);
+    auto g2 = *b.acquire("g2", 10s);
+    auto g3 = *a.acquire("g3", 10s);
+    auto r = a.renew_many({g1, g2, g3, Lease{"g4", "node-a", 99}}, 10s);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(*r, (std::vector<bool>{true, true, true, false}))
+        << "a grant named exactly is extended (g2 is node-b's, named as node-b's); g4 was never granted";
+    auto none = a.renew_many({}, 10s);
+    EXPECT_TRUE(none.ok() && none->empty());
+}
+
+TEST(RedisLeaseKeeperIssue26, KeepsItsGamesPastTheLeaseTimeAndGivesThemUpAtOnce) {
+    outpost::test::RedisServer server;
+    ASSERT_TRUE(server.running());
+    RedisClient ca(at(server)), cb(at(server));
+    LeaseTable a(ca, "node-a", "k:"), b(cb, "node-b", "k:");
+    std::atomic<int> lost{0};
+    LeaseKeeper keeper(a, 150ms, [&](const std::string&) { ++lost; });
+    ASSERT_EQ(keeper.take("g1")->node, "node-a");
+    ASSERT_EQ(keeper.take("g2")->node, "node-a");
+    EXPECT_EQ(b.acquire("g3", 10s)->node, "node-b");
+    EXPECT_EQ(keeper.take("g3")->node, "node-b") << "another node's game is not taken";
+    EXPECT_EQ(keeper.size(), 2u);
+    std::this_thread::sleep_for(600ms);  // four lease times
+    EXPECT_EQ(b.acquire("g1", 10s)->node, "node-a") << "renewed: still node-a's";
+    EXPECT_EQ(lost.load(), 0);
+    ASSERT_TRUE(*keeper.give_up("g1"));
+    EXPECT_EQ(b.acquire("g1", 10s)->node, "node-b") << "given up: node-b takes it at once";
+    keeper.give_up_all();
+    EXPECT_EQ(b.acquire("g2", 10s)->node, "node-b");
+    EXPECT_EQ(keeper.size(), 0u);
+    EXPECT_EQ(lost.load(), 0);
+}
+
+TEST(RedisLeaseKeeperIssue26, ALeaseTakenOverOrOutlivedWhileRedisIsDownIsReportedLost) {
+    outpost::test::RedisServer server;
+    ASSERT_TRUE(server.running());
+    RedisClient ca(at(server), 300ms), cb(at(server));
+    LeaseTable a(ca, "node-a", "k:"), b(cb, "node-b", "k:");
+    std::mutex mu;
+    std::vector<std::string> lost;
+    LeaseKeeper keeper(a, 200ms, [&](const std::string& g) {
+        std::lock_guard lock(mu);
+        lost.push_back(g);
+    });
+    ASSERT_EQ(keeper.take("paused")->node, "node-a");
+    ASSERT_EQ(keeper.take("kept")->node, "node-a");
+    // node-a "paused" past its lease on one game: the key is gone, node-b took it.
+    ASSERT_TRUE(cb.command({"DEL", "k:lease:game:paused"}).ok());
+    ASSERT_EQ(b.acquire("paused", 10s)->node, "node-b");
+    ASSERT_TRUE(eventually([&] { std::lock_guard lock(mu); return !lost.empty(); }, 2s));
+    {
+        std::lock_guard lock(mu);
+        EXPECT_EQ(lost, (std::vector<std::string>{"paused"}));
+    }
+    EXPECT_FALSE(keeper.held("paused").has_value());
+    EXPECT_TRUE(keeper.held("kept").has_value());
+    // Redis goes away: the other lease runs out on node-a's own clock.
+    server.stop();
+    ASSERT_TRUE(eventually([&] { std::lock_guard lock(mu); return lost.size() == 2; }, 3s));
+    std::lock_guard lock(mu);
+    EXPECT_EQ(lost.back(), "kept");
+    EXPECT_EQ(keeper.size(), 0u);
 }

@@ -28,6 +28,14 @@ constexpr std::string_view RenewScript = R"(
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 )";
+// KEYS: the leases; ARGV[1] the time, ARGV[i+1] the value of KEYS[i].
+constexpr std::string_view RenewManyScript = R"(
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[i + 1] then out[i] = redis.call('PEXPIRE', key, ARGV[1]) else out[i] = 0 end
+end
+return out
+)";
 constexpr std::string_view ReleaseScript = R"(
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -75,6 +83,20 @@ Result<bool> LeaseTable::renew(const Lease& lease, std::chrono::milliseconds ttl
     auto r = redis_.command({"EVAL", std::string(RenewScript), "1", key(lease.game), value_of(lease), std::to_string(ttl.count())});
     if (!r) return make_error("renewing the lease of game " + lease.game + ": " + r.error().message);
     return r->integer == 1;
+}
+
+Result<std::vector<bool>> LeaseTable::renew_many(const std::vector<Lease>& leases, std::chrono::milliseconds ttl) {
+    if (leases.empty()) return std::vector<bool>{};
+    std::vector<std::string> argv = {"EVAL", std::string(RenewManyScript), std::to_string(leases.size())};
+    for (const auto& l : leases) argv.push_back(key(l.game));
+    argv.push_back(std::to_string(ttl.count()));
+    for (const auto& l : leases) argv.push_back(value_of(l));
+    auto r = redis_.command(argv);
+    if (!r) return make_error("renewing " + std::to_string(leases.size()) + " leases: " + r.error().message);
+    if (r->elements.size() != leases.size()) return make_error("renewing leases: an answer of the wrong length");
+    std::vector<bool> out;
+    for (const auto& e : r->elements) out.push_back(e.integer == 1);
+    return out;
 }
 
 Result<bool> LeaseTable::release(const Lease& lease) {

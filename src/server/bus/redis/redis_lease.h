@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "chess/result.h"
 #include "server/bus/redis/redis_client.h"
@@ -44,6 +45,9 @@ public:
     Result<Lease> acquire(std::string_view game, std::chrono::milliseconds ttl);
     // Extends a lease this node holds; false when it is no longer ours (expired and taken).
     Result<bool> renew(const Lease& lease, std::chrono::milliseconds ttl);
+    // Many at once, in one round trip (a node renews all its games together): for each,
+    // whether it is still ours.
+    Result<std::vector<bool>> renew_many(const std::vector<Lease>& leases, std::chrono::milliseconds ttl);
     // Gives it up (a SIGTERM hand-over): false when it was no longer ours.
     Result<bool> release(const Lease& lease);
     // Who holds it now, if anyone.
