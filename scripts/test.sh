@@ -143,7 +143,7 @@ step "ThreadSanitizer build (build-tsan/, built in the background), threaded tes
 await_build tsan
 # Only the tests whose code runs on several threads: the hub (and its storage), the
 # robot pool, the network edge against a real server, the engine's search threads.
-TSAN_TESTS='^(Fixture|LobbyFixture|AccountServerP21|Corr|Adjourned\.|Storage|Robot|Edge|SeatTokens|EngineSearch\.TwoThreads|EngineUci\.(StopEnds|InfiniteSearch|Ponderhit|CommandsWhileSearching|TwoThreads))'
+TSAN_TESTS='^(Fixture|LobbyFixture|AccountServerP21|Corr|Adjourned\.|Storage|Robot|Edge|SeatTokens|AccountSockets25|SessionSweep25|Issue27Metrics\.|Redis|EngineSearch\.TwoThreads|EngineUci\.(StopEnds|InfiniteSearch|Ponderhit|CommandsWhileSearching|TwoThreads))'
 # Two robot-pool tests measure scheduling against wall-clock windows that TSan's
 # slowdown breaks; they run in the Release steps. tests/tsan.supp says why the
 # transposition table's lock-free sharing is suppressed.
