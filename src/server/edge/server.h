@@ -55,6 +55,9 @@ struct ServerConfig {
     std::string tls_cert, tls_key;
     std::optional<unsigned short> http_redirect_port;
     std::vector<std::string> trusted_proxies;
+    // Issue 29: the starter puzzles, loaded when the database holds no puzzle and the
+    // file exists (the Debian package installs data/puzzles.csv there).
+    std::string starter_puzzles = "/usr/share/outpost/puzzles.csv";
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.
