@@ -149,12 +149,42 @@ TEST_P(PuzzleStoreContract, Issue29AnAttemptWritesTheRatingsAndTheHistoryNewestF
     EXPECT_TRUE(store->history(8, 10).value().empty());
 }
 
+StoredGame finished_game(const std::string& id, const std::string& status, const std::string& variant, std::int64_t at) {
+    StoredGame g;
+    g.id = id;
+    g.created_ms = g.updated_ms = at;
+    g.white_kind = g.black_kind = "human";
+    g.time_control = "-";
+    g.variant = variant;
+    g.initial_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    g.status = status;
+    g.result = status == "ongoing" || status == "aborted" ? "*" : "1-0";
+    g.white_token = id + "w";
+    g.black_token = id + "b";
+    return g;
+}
+
 TEST_P(PuzzleStoreContract, Issue29TheGeneratorRemembersTheGamesItRead) {
+    auto games = std::move(GetParam().games(where).value());
+    for (const StoredGame& g : {finished_game("g2", "resignation", "standard", 2'000),
+                                finished_game("g1", "checkmate", "standard", 1'000),
+                                finished_game("live", "ongoing", "standard", 500),
+                                finished_game("aborted", "aborted", "standard", 600),
+                                finished_game("c960", "checkmate", "chess960", 700)}) {
+        GameWrite w;
+        w.kind = GameWrite::INSERT_GAME;
+        w.game = g;
+        ASSERT_TRUE(games->write(w));
+    }
     auto store = std::move(GetParam().puzzles(where).value());
+    // Finished standard games, oldest first: not the live, aborted or Chess960 ones.
+    EXPECT_EQ(store->games_to_scan(10).value(), (std::vector<std::string>{"g1", "g2"}));
+    EXPECT_EQ(store->games_to_scan(1).value(), (std::vector<std::string>{"g1"}));
     EXPECT_FALSE(store->game_scanned("g1").value());
     ASSERT_TRUE(store->mark_game_scanned("g1", 2));
     EXPECT_TRUE(store->game_scanned("g1").value());
     EXPECT_FALSE(store->game_scanned("g2").value());
+    EXPECT_EQ(store->games_to_scan(10).value(), (std::vector<std::string>{"g2"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, PuzzleStoreContract, ::testing::ValuesIn(store_backends()), backend_name);

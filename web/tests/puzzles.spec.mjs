@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { spawnServer, launch, newPage, shot, tmpDir } from './helpers.mjs';
+import { spawnServer, launch, newPage, shot, tmpDir, startGame, move, waitPly } from './helpers.mjs';
 import { assertAccessible } from './a11y.mjs';
 
 const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +32,7 @@ before(async () => {
     execFileSync(process.execPath, [path.join(WEB, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: WEB, stdio: 'inherit' });
   const dir = tmpDir();
   fs.writeFileSync(path.join(dir, 'puzzles.csv'), CSV);
-  server = await spawnServer(bin, ['--no-client-limits', '--password-cost', 'cheapest', '--db', path.join(dir, 'test.db'),
+  server = await spawnServer(bin, ['--no-client-limits', '--robot-instant', '--password-cost', 'cheapest', '--db', path.join(dir, 'test.db'),
     '--web', path.join(WEB, 'dist'), '--starter-puzzles', path.join(dir, 'puzzles.csv')], dir);
   browser = await launch();
 });
@@ -139,4 +139,29 @@ test('Issue 29: on a phone, in Finnish, by touch and by a typed move, with axe',
   await page.keyboard.press('Enter');
   await waitStatus(page, /Ratkaistu/);
   assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'no sideways scrolling');
+});
+
+test('Issue 29 item 4: learn from your mistakes in one\'s own analysed game', async () => {
+  const page = await newPage(browser, server.url + '/');
+  await signUp(page, 'learner');
+  await page.reload();
+  // White could take the queen (Qxd5); 1. Kf2?? leaves it, and the queen on d1 hangs.
+  await startGame(page, { opponent: 'robot', color: 'white', tc: '-', level: 1, start: '4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1' });
+  await move(page, 'e1', 'f2');
+  await waitPly(page, 2, 20000);
+  await page.click('[data-action=resign]');
+  await page.locator('[data-action=resign-confirm]').click();
+  await page.click('[data-action=analyse]');
+  await page.waitForSelector('.analysis[data-phase=done]', { timeout: 60000 });
+  await page.locator('[data-action=learn]').click();
+  await page.waitForFunction(() => /Kf2/.test(document.querySelector('[data-learn=status]')?.textContent ?? ''));
+  assert.match(await page.locator('[data-learn=status]').textContent(), /1 of 1: you played Kf2, a blunder/);
+  await assertAccessible(page, 'learn from your mistakes');
+  // Qxd5 is the better move: the engine agrees and shows its line.
+  const box = await page.locator('.learn-page cg-board').boundingBox();
+  const at = (sq) => ({ x: box.x + (sq.charCodeAt(0) - 97 + 0.5) * box.width / 8, y: box.y + (8 - Number(sq[1]) + 0.5) * box.width / 8 });
+  for (const sq of ['d1', 'd5']) { const p = at(sq); await page.mouse.click(p.x, p.y); await page.waitForTimeout(60); }
+  await page.waitForFunction(() => /good/.test(document.querySelector('[data-learn=status]')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.match(await page.locator('[data-learn=line]').textContent(), /The engine's line: Qxd5/);
+  await shot(page, 'learn-mistakes');
 });

@@ -105,7 +105,9 @@ public:
     // The account's attempts, newest first, at most `limit`, with ids below before_id (0: from the newest).
     virtual Result<std::vector<PuzzleAttempt>> history(std::int64_t account, int limit, std::int64_t before_id = 0) = 0;
 
-    // The background generator (issue 29): which finished games it has looked at.
+    // The background generator (issue 29): which finished games it has looked at, and
+    // the finished standard games (not aborted) it has not, oldest first, at most `limit`.
+    virtual Result<std::vector<std::string>> games_to_scan(int limit) = 0;
     virtual Result<bool> mark_game_scanned(const std::string& game_id, int puzzles_found) = 0;
     virtual Result<bool> game_scanned(const std::string& game_id) = 0;
 };

@@ -218,6 +218,20 @@ public:
         return out;
     }
 
+    Result<std::vector<std::string>> games_to_scan(int limit) override {
+        std::lock_guard lock(c_.mutex);
+        Statement s(c_.db, "SELECT g.id FROM games g WHERE g.status NOT IN ('ongoing', 'aborted') AND "
+                           "g.variant = 'standard' AND NOT EXISTS (SELECT 1 FROM puzzle_scanned_games s "
+                           "WHERE s.game_id = g.id) ORDER BY g.updated_ms, g.id LIMIT ?1");
+        if (!s.ok()) return db_error(c_.db, "find the games to read");
+        s.bind(1, std::int64_t(limit));
+        std::vector<std::string> out;
+        int rc;
+        while ((rc = s.step()) == SQLITE_ROW) out.push_back(s.text(0));
+        if (rc != SQLITE_DONE) return db_error(c_.db, "find the games to read");
+        return out;
+    }
+
     Result<bool> mark_game_scanned(const std::string& game_id, int puzzles_found) override {
         std::lock_guard lock(c_.mutex);
         Statement s(c_.db, "INSERT INTO puzzle_scanned_games(game_id, puzzles) VALUES (?1, ?2) "
