@@ -248,6 +248,9 @@ TEST_F(PuzzleRoutes, Issue29BadIdsBodiesAndMovesAreJsonErrors) {
     EXPECT_EQ(illegal.status, 400);
     EXPECT_EQ(code(illegal), "illegal_move");
     EXPECT_EQ(code(call("POST", "/api/v1/puzzles/mate1/attempt", R"({"moves":["zz"]})")), "bad_request");
+    EXPECT_EQ(code(call("POST", "/api/v1/puzzles/mate1/attempt", R"({"moves":["a1a8x"]})")), "bad_request");
+    EXPECT_EQ(code(call("POST", "/api/v1/puzzles/mate1/attempt", "{\"moves\":[\"a1\u00ff8\"]}")), "bad_request");
+    EXPECT_EQ(code(call("POST", "/api/v1/puzzles/mate1/attempt", R"({"moves":[],"give_up":"yes"})")), "bad_request");
     EXPECT_EQ(code(call("GET", "/api/v1/puzzles/mate1/attempt")), "bad_request");
     EXPECT_EQ(code(call("POST", "/api/v1/puzzles/mate1/nothing", "{}")), "not_found");
     EXPECT_EQ(code(call("GET", "/api/v1/puzzles/next?theme=%3Cscript%3E")), "bad_request");

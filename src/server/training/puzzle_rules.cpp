@@ -26,7 +26,11 @@ Answer<Position> pz_solver_start(const training::Puzzle& p) {
 
 // One tried move, read in pos: too long a text is bad_request, one not legal illegal_move.
 Answer<Move> pz_read_tried(const Position& pos, const std::string& text, std::size_t i) {
-    if (text.size() < 4 || text.size() > 5) return bad_request("moves[" + std::to_string(i) + "] is not a UCI move");
+    const auto file = [&](std::size_t k) { return text[k] >= 'a' && text[k] <= 'h'; };
+    const auto rank = [&](std::size_t k) { return text[k] >= '1' && text[k] <= '8'; };
+    if (text.size() < 4 || text.size() > 5 || !file(0) || !rank(1) || !file(2) || !rank(3) ||
+        (text.size() == 5 && std::string_view("qrbn").find(text[4]) == std::string_view::npos))
+        return bad_request("moves[" + std::to_string(i) + "] is not a UCI move such as e2e4 or e7e8q");
     auto m = move_from_uci(pos, text);
     if (!m) return ProtocolError{"illegal_move", "moves[" + std::to_string(i) + "]: illegal move '" + text + "' here", 400};
     return *m;

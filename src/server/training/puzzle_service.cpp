@@ -210,7 +210,9 @@ HttpResponse PuzzleService::one(const HttpRequest& req, const std::string& id) {
 HttpResponse PuzzleService::attempt(const HttpRequest& req, const std::string& id) {
     auto body = read_json_object(req.body);
     if (!body) return pz_refused(body.error());
-    const bool give_up = body->value("give_up", false);
+    const auto flag = body->find("give_up");
+    if (flag != body->end() && !flag->is_boolean()) return pz_refused(bad_request("give_up: true or false"));
+    const bool give_up = flag != body->end() && flag->get<bool>();
     auto moves = pz_read_moves(*body, give_up);
     if (!moves) return pz_refused(moves.error());
     auto found = store_.puzzle(id);
