@@ -32,7 +32,8 @@ struct GeneratorSettings {
     std::uint64_t scan_nodes = 20'000;  // per position of the game, the cheap pass
     std::uint64_t nodes = 400'000;      // per solver step (and per opponent reply), MultiPV 2
     int hash_mb = 32;
-    int max_solver_moves = 8;           // a line longer than this is not a puzzle
+    int max_solver_moves = 8;           // a line longer is cut there (a mate that long: no puzzle)
+    int margin_cp = 100;                // asked beyond the rule (step_rule.h), for the outside check
 
     // Each value in range; errors name the setting.
     Result<bool> validate() const;

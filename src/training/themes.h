@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "chess/position.h"
 #include "training/puzzle.h"
 
 namespace outpost::training {
@@ -22,5 +23,9 @@ std::vector<std::string> puzzle_themes(const Puzzle& p);
 // The first estimate of a puzzle's rating, before anyone played it (the server then
 // rates it with Glicko-2 from the plays, starting at RatingDeviation 500).
 int estimate_rating(const Puzzle& p);
+
+// Material in pawn units (P 1, N 3, B 3, R 5, Q 9) of c, and c's minus the other's.
+int material(const Position& pos, Color c);
+inline int balance(const Position& pos, Color c) { return material(pos, c) - material(pos, ~c); }
 
 }  // namespace outpost::training
