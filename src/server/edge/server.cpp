@@ -439,6 +439,10 @@ int run_server(const ServerConfig& config) {
     puzzle_env.allowed_origins = config.allowed_origins;
     puzzle_env.client_limits = config.limits.enabled;
     PuzzleService puzzles(puzzle_env, *puzzle_store->get(), *hub, storage->get());
+    // Issue 29: puzzles cut from the finished games, in the background.
+    PuzzleMinerOptions miner_options;
+    miner_options.cpu_percent = config.puzzle_cpu;
+    PuzzleMiner miner(miner_options, *puzzle_store->get(), *hub, [&puzzles](int) { puzzles.puzzles_added(); });
 
     // The bus: the WebSocket sessions reach the games, the lobby and the simuls through it.
     InProcessBus bus;

@@ -58,6 +58,9 @@ struct ServerConfig {
     // Issue 29: the starter puzzles, loaded when the database holds no puzzle and the
     // file exists (the Debian package installs data/puzzles.csv there).
     std::string starter_puzzles = "/usr/share/outpost/puzzles.csv";
+    // Issue 29: the background puzzle generator's share of one core, in percent (0: off);
+    // it runs at the lowest priority besides (training/puzzle_miner.h).
+    int puzzle_cpu = 10;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

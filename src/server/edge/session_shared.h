@@ -32,6 +32,7 @@
 #include "server/events/events.h"
 #include "server/analysis/analysis_service.h"
 #include "server/training/puzzle_import.h"
+#include "server/training/puzzle_miner.h"
 #include "server/training/puzzle_service.h"
 #include "server/play/hub.h"
 #include "server/players/lobby.h"
