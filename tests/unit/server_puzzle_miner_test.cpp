@@ -118,3 +118,21 @@ TEST_F(PuzzleMinerTest, Issue29AtZeroPercentThereIsNoGenerator) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(PuzzleMinerTest, Issue29AStopDoesNotWaitForTheGameBeingRead) {
+    // Searches a hundred times longer than the game needs: the stop ends them.
+    PuzzleMinerOptions slow = fast(100);
+    slow.scan_nodes = 5'000'000;
+    slow.nodes = 50'000'000;
+    auto miner = std::make_unique<PuzzleMiner>(slow, *store, *hub, std::function<void(int)>{});
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto started = std::chrono::steady_clock::now();
+    miner.reset();
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+    // The game it was reading is not marked read: its puzzles were not all searched.
+    EXPECT_FALSE(store->game_scanned("fools").value());
+}
+
+}  // namespace

@@ -342,3 +342,26 @@ TEST(PuzzleImport, Issue29ABadRowIsRefusedWithFileLineAndReason) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PuzzleImport, Issue29ANewServerLoadsTheStarterSetOnlyIntoAnEmptyStore) {
+    const auto dir = std::filesystem::temp_directory_path() / ("outpost-starter-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "s.db").string();
+    const std::string csv = (dir / "puzzles.csv").string();
+    std::ofstream(csv) << training::puzzle_csv_header() << "\n" << MateInOne << "\n";
+    auto store = std::move(PuzzleStore::open(db).value());
+    EXPECT_EQ(load_starter_puzzles((dir / "missing.csv").string(), *store).value().read, 0);  // not installed
+    EXPECT_EQ(load_starter_puzzles("", *store).value().read, 0);
+    auto first = load_starter_puzzles(csv, *store).value();
+    EXPECT_EQ(first.read, 1);
+    EXPECT_EQ(first.added, 1);
+    std::ofstream(csv, std::ios::app) << MateInTwo << "\n";
+    EXPECT_EQ(load_starter_puzzles(csv, *store).value().read, 0);  // the store has puzzles: not read again
+    EXPECT_EQ(store->count().value(), 1);
+    store.reset();
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace

@@ -40,7 +40,18 @@ PuzzleMiner::~PuzzleMiner() {
         stopping_ = true;
     }
     wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    if (!thread_.joinable()) return;
+    // The generator goes on with its searches of the game it reads: each one is stopped
+    // as it starts, so that a server's stop does not wait for a game's puzzles.
+    for (;;) {
+        {
+            std::lock_guard lock(mutex_);
+            if (finished_) break;
+            if (engine_) engine_->stop();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    thread_.join();
 }
 
 std::int64_t PuzzleMiner::games_read() const {
@@ -61,10 +72,30 @@ bool PuzzleMiner::rest(std::chrono::milliseconds ms) {
 void PuzzleMiner::run() {
     lowest_priority();
     engine::Engine engine;
+    {
+        std::lock_guard lock(mutex_);
+        engine_ = &engine;
+    }
+    struct Leave {
+        PuzzleMiner& m;
+        ~Leave() {
+            std::lock_guard lock(m.mutex_);
+            m.engine_ = nullptr;
+            m.finished_ = true;
+        }
+    } leave{*this};
+    loop(engine);
+}
+
+void PuzzleMiner::loop(engine::Engine& engine) {
     training::GeneratorSettings settings;
     settings.scan_nodes = options_.scan_nodes;
     settings.nodes = options_.nodes;
     settings.hash_mb = options_.hash_mb;
+    if (auto valid = settings.validate(); !valid) {
+        log_event(LogLevel::ERROR, "puzzle generator off: " + valid.error().message);
+        return;
+    }
     const int share = std::clamp(options_.cpu_percent, 1, 100);
     while (rest(std::chrono::milliseconds(0))) {
         auto ids = store_.games_to_scan(options_.games_per_round);
@@ -81,14 +112,25 @@ void PuzzleMiner::run() {
             const auto started = std::chrono::steady_clock::now();
             int found = 0;
             auto game = hub_.game_moves(id);
+            if (!game && game.error().code == "internal") {  // the database: try again later
+                log_event(LogLevel::WARN, "puzzle generator: " + game.error().message);
+                if (!rest(options_.idle)) return;
+                break;
+            }
             if (game && game->over) {
                 auto puzzles = training::find_puzzles(engine, game->start, game->moves, settings, "/#/game/" + id + "?ply=");
+                if (!rest(std::chrono::milliseconds(0))) return;  // stopped searches: nothing of this game is kept
+                if (!puzzles) log_event(LogLevel::WARN, "puzzle generator: game " + id + ": " + puzzles.error().message);
                 if (puzzles && !puzzles->empty()) {
                     std::vector<PuzzleRecord> records;
                     for (const training::Puzzle& p : *puzzles) records.push_back(to_record(p));
                     auto added = store_.add(records);
-                    if (added) found = int(added->added);
-                    else log_event(LogLevel::WARN, "puzzle generator: " + added.error().message);
+                    if (!added) {  // not marked read: its puzzles are cut again later
+                        log_event(LogLevel::WARN, "puzzle generator: " + added.error().message);
+                        if (!rest(options_.idle)) return;
+                        break;
+                    }
+                    found = int(added->added);
                 }
             }
             if (auto r = store_.mark_game_scanned(id, found); !r) {

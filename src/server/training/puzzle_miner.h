@@ -17,6 +17,10 @@
 #include "server/play/hub.h"
 #include "server/stores/puzzle_store.h"
 
+namespace outpost::engine {
+class Engine;
+}
+
 namespace outpost::server {
 
 struct PuzzleMinerOptions {
@@ -32,7 +36,7 @@ class PuzzleMiner {
 public:
     // `added`: called (from the miner's thread) after puzzles were stored.
     PuzzleMiner(PuzzleMinerOptions options, PuzzleStore& store, Hub& hub, std::function<void(int)> added);
-    ~PuzzleMiner();  // stops the thread (a search under way ends at once)
+    ~PuzzleMiner();  // stops the thread: every search of the game being read ends at once
     PuzzleMiner(const PuzzleMiner&) = delete;
     PuzzleMiner& operator=(const PuzzleMiner&) = delete;
 
@@ -42,6 +46,7 @@ public:
 
 private:
     void run();
+    void loop(engine::Engine& engine);
     bool rest(std::chrono::milliseconds ms);  // false: stopping
 
     PuzzleMinerOptions options_;
@@ -52,6 +57,8 @@ private:
     std::condition_variable wake_;
     bool stopping_ = false;
     std::int64_t games_ = 0, puzzles_ = 0;
+    bool finished_ = false;              // the thread has left run()
+    engine::Engine* engine_ = nullptr;   // the thread's engine while it has one (under mutex_)
     std::thread thread_;  // last: started when the rest is ready
 };
 
