@@ -44,6 +44,9 @@ install -D -m 0755 "$BUILD/src/app/outpost" "$root/usr/bin/outpost"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/outpost"
 install -D -m 0644 packaging/deb/outpost.service "$root/lib/systemd/system/outpost.service"
 install -D -m 0644 packaging/deb/outpost.toml "$root/etc/outpost/outpost.toml"
+# Issue 29: the starter puzzles, loaded by a server whose database has none
+# (`outpost serve --starter-puzzles`, whose default is this path).
+if [ -f data/puzzles.csv ]; then install -D -m 0644 data/puzzles.csv "$root/usr/share/outpost/puzzles.csv"; fi
 install -d -m 0755 "$root/usr/share/man/man1" "$root/usr/share/doc/outpost"
 gzip -9n -c packaging/deb/outpost.1 >"$root/usr/share/man/man1/outpost.1.gz"
 python3 packaging/deb/copyright.py . >"$root/usr/share/doc/outpost/copyright"

@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 # games in outpost.db (SQLite). Extra arguments go to `outpost serve`
 # (for example --host 0.0.0.0 to let other devices on the network in). The build
 # compiles the web UI into the executable (npm runs inside it).
-MAIN_JOB=(serve --port 8080 --db outpost.db)
+# A new database gets the repository's starter puzzles (issue 29), as a packaged server
+# gets the installed copy.
+MAIN_JOB=(serve --port 8080 --db outpost.db --starter-puzzles data/puzzles.csv)
 
 bash scripts/install-deps.sh --serve
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release

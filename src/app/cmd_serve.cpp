@@ -54,6 +54,12 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(2'000'000)));
     cmd->add_option("--analysis-workers", cfg->analysis_workers, "Games analysed at once")->check(CLI::Range(1, 16));
     cmd->add_option("--analysis-queue", cfg->analysis_queue, "Games that may wait for analysis")->check(CLI::Range(1, 10'000));
+    cmd->add_option("--starter-puzzles", cfg->starter_puzzles,
+                    "Puzzles (lichess CSV) loaded when the database has none and the file exists");
+    cmd->add_option("--puzzle-cpu", cfg->puzzle_cpu,
+                    "Percent of one core for cutting puzzles from finished games in the background, at the lowest "
+                    "priority (0: off)")
+        ->check(CLI::Range(0, 100));
     cmd->add_flag("!--robot-instant", cfg->robot_human_time,
                   "Casual robot levels answer as soon as they have searched (tests, benchmarks), not after a person's time");
     cmd->add_option("--metrics-listen", cfg->metrics_listen,

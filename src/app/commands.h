@@ -31,5 +31,10 @@ void add_db_command(CLI::App& parent, std::function<int()>& run);
 // Backups: `backup` and `restore` (cmd_backup.cpp; `db check` is in cmd_db.cpp).
 void add_backup_command(CLI::App& parent, std::function<int()>& run);
 void add_restore_command(CLI::App& parent, std::function<int()>& run);
+// Puzzles (issue 29): `puzzles make` (cmd_puzzles.cpp).
+void add_puzzles_command(CLI::App& parent, std::function<int()>& run);
+// Puzzles (issue 29): `puzzles import FILE.csv [--db FILE]`, added to the `puzzles`
+// command (cmd_puzzles_import.cpp); the parent is add_puzzles_command's.
+void add_puzzles_import_command(CLI::App& puzzles, std::function<int()>& run);
 
 }  // namespace outpost::app

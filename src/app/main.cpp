@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
     outpost::app::add_db_command(app, run);
     outpost::app::add_backup_command(app, run);
     outpost::app::add_restore_command(app, run);
+    outpost::app::add_puzzles_command(app, run);
+    outpost::app::add_puzzles_import_command(*app.get_subcommand("puzzles"), run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

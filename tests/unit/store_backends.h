@@ -18,6 +18,7 @@
 #include "server/stores/admin_store.h"
 #include "server/stores/event_store.h"
 #include "server/stores/game_store.h"
+#include "server/stores/puzzle_store.h"
 #include "server/stores/simul_store.h"
 
 namespace outpost::server::testing_stores {
@@ -33,6 +34,7 @@ struct StoreBackend {
     std::function<Result<std::unique_ptr<EventStore>>(const std::string&)> events;
     std::function<Result<std::unique_ptr<SimulStore>>(const std::string&)> simuls;
     std::function<Result<std::unique_ptr<AdminStore>>(const std::string&)> admin;  // SPEC D9
+    std::function<Result<std::unique_ptr<PuzzleStore>>(const std::string&)> puzzles;  // issue 29
 };
 
 // Test names say the backend; the parameter prints as its name, not as bytes.
@@ -58,6 +60,7 @@ inline StoreBackend sqlite_backend() {
     b.events = [](const std::string& w) { return EventStore::open(w); };
     b.simuls = [](const std::string& w) { return SimulStore::open(w); };
     b.admin = [](const std::string& w) { return AdminStore::open(w); };
+    b.puzzles = [](const std::string& w) { return PuzzleStore::open(w); };
     return b;
 }
 

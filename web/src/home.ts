@@ -101,6 +101,7 @@ export class HomeView {
             (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(settings.screenReader));
           } }, t('srMode')),
         playBtn,
+        h('a.home-puzzles', { href: '#/puzzles', 'data-action': 'puzzles' }, t('pzHomeLink')),
         this.panel,
         h('div.recent', { id: 'recent' }))));
     this.board = new Board(boardEl, { viewOnly: true, coordinates: true });

@@ -8,6 +8,7 @@
 //   #/events, #/event/ID    tournaments: the list, one event (P20, issue 13)
 //   #/simuls, #/simul/ID    simultaneous exhibitions: the list, one simul (P18)
 //   #/admin                 the admin page, for administrators (SPEC D9)
+//   #/puzzles[/ID]          puzzles (issue 29); #/learn/ID: learn from your mistakes in game ID
 import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
@@ -29,6 +30,8 @@ import { profileView } from './profile';
 import { EventsView, EventView } from './events';
 import { SimulListView, SimulView } from './simul';
 import { AdminView } from './admin';
+import { PuzzleView } from './puzzles/view';
+import { LearnView } from './puzzles/learn';
 
 let view: { destroy(): void } | null = null;
 const app = h('div.app-body', { id: 'app', tabindex: '-1' });
@@ -43,6 +46,7 @@ function header() {
       h('a', { href: '#/lobby', 'data-nav': 'lobby' }, t('lobby')),
       h('a', { href: '#/events', 'data-nav': 'events' }, t('evNav')),
       h('a', { href: '#/simuls', 'data-nav': 'simuls' }, t('simuls')),
+      h('a', { href: '#/puzzles', 'data-nav': 'puzzles' }, t('pzNav')),
       h('a', { href: '#/games', 'data-nav': 'games' }, t('myGames')),
       accountLink(),
       adminLink(),
@@ -93,6 +97,10 @@ function route() {
     view = new SimulListView(app);
   } else if (path.startsWith('/simul/')) {
     view = new SimulView(app, decodeURIComponent(path.slice('/simul/'.length)));
+  } else if (path === '/puzzles' || /^\/puzzles\/[A-Za-z0-9_-]{1,32}$/.test(path)) {
+    view = new PuzzleView(app, path === '/puzzles' ? null : path.slice('/puzzles/'.length));
+  } else if (/^\/learn\/[A-Za-z0-9]+$/.test(path)) {
+    view = new LearnView(app, path.slice('/learn/'.length));
   } else if (path === '/admin') {
     view = new AdminView(app);
   } else if (path === '/games') {

@@ -11,6 +11,8 @@ import type { Key } from './i18n/en';
 import { ratingText } from './lobby';
 import type { RatingPoint } from './ratingchart';
 import { reportBox } from './report';
+import { account } from './account';
+import { puzzleHistorySection } from './puzzles/history';
 
 interface ClassResults { games: number; wins: number; draws: number; losses: number }
 interface Profile {
@@ -140,6 +142,7 @@ export function profileView(mount: HTMLElement, name: string) {
       h('p.muted', t('profileSince', { date: dateTime(new Date(p.player.created_ms)) })),
       ratings,
       resultsTable(p),
+      account()?.name.toLowerCase() === p.player.name.toLowerCase() ? puzzleHistorySection() : null,
       h('section', { 'aria-labelledby': 'profile-games-title' },
         h('h2', { id: 'profile-games-title' }, t('profileGames')), filters, list, more),
       reportBox('player', p.player.name));

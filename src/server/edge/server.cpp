@@ -146,6 +146,8 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
         try {
             if (shared.admin && AdminService::handles(request)) {
                 r = shared.admin->handle(request);
+            } else if (shared.puzzles && PuzzleService::handles(request)) {
+                r = shared.puzzles->handle(request);
             } else if (shared.events && EventService::handles(request)) {
                 r = shared.events->handle(request);
             } else if (shared.account_service && AccountService::handles(request)) {
@@ -418,6 +420,29 @@ int run_server(const ServerConfig& config) {
         return out;
     };
     AdminService admin(admin_env, *admin_store->get(), *accounts->get(), *hub, events->get(), &simuls);
+    // Issue 29: puzzles, in the same database; a new server loads the starter set.
+    auto puzzle_store = PuzzleStore::open(config.db);
+    if (!puzzle_store) {
+        log_event(LogLevel::ERROR, "outpost serve: " + puzzle_store.error().message);
+        return 1;
+    }
+    if (auto starter = load_starter_puzzles(config.starter_puzzles, *puzzle_store->get()); !starter) {
+        log_event(LogLevel::ERROR, "outpost serve: the starter puzzles: " + starter.error().message);
+        return 1;
+    } else if (starter->read > 0) {
+        log_event(LogLevel::INFO, "starter puzzles loaded",
+                  {{"file", config.starter_puzzles}, {"added", starter->added}, {"duplicates", starter->duplicates}});
+    }
+    PuzzleEnv puzzle_env;
+    puzzle_env.wall_ms = wall_now;
+    puzzle_env.monotonic_ms = monotonic_now;
+    puzzle_env.allowed_origins = config.allowed_origins;
+    puzzle_env.client_limits = config.limits.enabled;
+    PuzzleService puzzles(puzzle_env, *puzzle_store->get(), *hub, storage->get());
+    // Issue 29: puzzles cut from the finished games, in the background.
+    PuzzleMinerOptions miner_options;
+    miner_options.cpu_percent = config.puzzle_cpu;
+    PuzzleMiner miner(miner_options, *puzzle_store->get(), *hub, [&puzzles](int) { puzzles.puzzles_added(); });
 
     // The bus: the WebSocket sessions reach the games, the lobby and the simuls through it.
     InProcessBus bus;
@@ -432,7 +457,7 @@ int run_server(const ServerConfig& config) {
     tcp::acceptor& acceptor = listening->main;
     const unsigned short port = acceptor.local_endpoint().port();
     const unsigned short redirect_port = listening->redirect ? listening->redirect->local_endpoint().port() : 0;
-    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get()}), asio::detached);
+    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles}), asio::detached);
     if (listening->redirect)
         asio::co_spawn(ioc,
                        https_redirect_listener(std::move(*listening->redirect), port,

@@ -55,6 +55,12 @@ struct ServerConfig {
     std::string tls_cert, tls_key;
     std::optional<unsigned short> http_redirect_port;
     std::vector<std::string> trusted_proxies;
+    // Issue 29: the starter puzzles, loaded when the database holds no puzzle and the
+    // file exists (the Debian package installs data/puzzles.csv there).
+    std::string starter_puzzles = "/usr/share/outpost/puzzles.csv";
+    // Issue 29: the background puzzle generator's share of one core, in percent (0: off);
+    // it runs at the lowest priority besides (training/puzzle_miner.h).
+    int puzzle_cpu = 10;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

@@ -31,6 +31,9 @@
 #include "server/players/account_service.h"
 #include "server/events/events.h"
 #include "server/analysis/analysis_service.h"
+#include "server/training/puzzle_import.h"
+#include "server/training/puzzle_miner.h"
+#include "server/training/puzzle_service.h"
 #include "server/play/hub.h"
 #include "server/players/lobby.h"
 #include "server/accounts/ratings.h"
@@ -109,6 +112,7 @@ struct Shared {
     AccountSockets* sockets = nullptr;  // issue 25: the WebSockets, closed when their session ends
     AdminService* admin = nullptr;      // SPEC D9: /api/v1/admin, /api/v1/reports
     TlsCertificate* tls = nullptr;   // --tls-cert: every connection speaks TLS
+    PuzzleService* puzzles = nullptr;   // issue 29: /api/v1/puzzles, /api/v1/games/ID/mistakes
 };
 
 // C5: the lag the server measured on a connection, from its own WebSocket pings: half

@@ -132,6 +132,11 @@ public:
     virtual Result<std::optional<StoredGame>> load_game(const std::string& id) = 0;
     virtual Result<std::vector<StoredGame>> load_live_games() = 0;
     // The games seat tokens belong to (newest first), without their moves.
+    // The ids of the finished standard-chess games with a result (not aborted), oldest
+    // first: what `outpost puzzles make --db` cuts puzzles from (issue 29).
+    virtual Result<std::vector<std::string>> finished_standard_game_ids() {
+        return make_error("this store cannot list finished games");
+    }
     virtual Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& tokens, int limit = 100) = 0;
     // The games an account played (P21 profiles): newest first, at most `limit`, without
     // moves (`moves` counts the plies). A store without accounts says so with an error.

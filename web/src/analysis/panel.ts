@@ -19,6 +19,7 @@ export interface AnalysisHost {
   moveText(ply: number): string;            // the move of a ply as the move list writes it
   redraw(): void;
   hasMoves(): boolean;
+  myColor?(): 'white' | 'black' | null;      // the signed-in account's side, if it played
 }
 
 const POLL_MS = 500;
@@ -199,10 +200,18 @@ export class AnalysisPanel {
             MARKS.map((k) => h('tr', { 'data-count': k },
               h('th', { scope: 'row' }, h('span.glyph', { 'aria-hidden': 'true', style: `color:${COLOUR[k]}` }, GLYPH[k]), ' ', t(`marks_${k}`)),
               sides.map((side) => h('td', { 'data-side': side }, num(a.marks[side][k]))))))),
-        h('p.analysis-settings', t('analysisBy', { settings: a.settings })));
+        h('p.analysis-settings', t('analysisBy', { settings: a.settings })),
+        this.learnLink(a));
       this.makeChart(a);
     }
     this.update();
+  }
+
+  // Issue 29: learn from one's own inaccuracies, mistakes and blunders in this game.
+  private learnLink(a: GameAnalysis): HTMLElement | null {
+    const mine = this.host.myColor?.();
+    if (!mine || !MARKS.some((k) => a.marks[mine][k] > 0)) return null;
+    return h('a.action', { href: `#/learn/${encodeURIComponent(this.host.gameId)}`, 'data-action': 'learn' }, t('lmButton'));
   }
 
   // uPlot comes in its own chunk, loaded with the first analysis shown: the game

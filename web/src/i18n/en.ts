@@ -2,6 +2,7 @@
 // (tsc checks it through `Dict`, and web/tests/i18n.spec.mjs checks it and the
 // {placeholders}). Messages use the ICU subset of web/src/locale/format.ts:
 // "{name}" and "{n, plural, one {…} other {…}}".
+import trainingEn from './training_en';
 const en = {
   appName: 'Outpost',
   play: 'Play',
@@ -525,6 +526,7 @@ const en = {
   err_bad_request_msg: "The server refused this: {message}",
   acctWrongCurrent: "The current password is wrong.",
   end_abandoned: "{winner} wins: {loser} left the game",
+  ...trainingEn,
 };
 export default en;
 export type Key = keyof typeof en;

@@ -15,6 +15,7 @@
 // Not checked against a chess source: the interface wording (buttons, settings,
 // errors, links), the robot and time-control helper texts, and the speech phrases
 // (sayMove …), which follow how Finnish players read moves aloud.
+import trainingFi from './training_fi';
 import type { Dict } from './en';
 const fi: Dict = {
   appName: 'Outpost',
@@ -536,5 +537,6 @@ const fi: Dict = {
   err_bad_request_msg: "Palvelin hylkäsi pyynnön: {message}",
   acctWrongCurrent: "Nykyinen salasana on väärä.",
   end_abandoned: "{winner} voitti: {loser} poistui pelistä",
+  ...trainingFi,
 };
 export default fi;

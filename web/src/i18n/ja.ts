@@ -13,6 +13,7 @@
 // Not checked against a chess source: ステイルメイト, アンパッサン, the wording of the
 // repetition, fifty- and seventy-five-move rules, the time-control classes, all
 // interface wording and the speech phrases.
+import trainingJa from './training_ja';
 import type { Dict } from './en';
 const ja: Dict = {
   appName: 'Outpost',
@@ -534,5 +535,6 @@ const ja: Dict = {
   err_bad_request_msg: "サーバーがこの要求を拒否しました：{message}",
   acctWrongCurrent: "現在のパスワードが違います。",
   end_abandoned: "{loser}が対局を離れたため{winner}の勝ち",
+  ...trainingJa,
 };
 export default ja;

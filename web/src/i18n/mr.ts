@@ -14,6 +14,7 @@
 // castling (कॅसलिंग, a loan word), promotion (बढती), every draw rule, the time-control
 // classes, all interface wording and the speech phrases. A native Marathi reader has
 // not reviewed this file yet.
+import trainingMr from './training_mr';
 import type { Dict } from './en';
 const mr: Dict = {
   appName: 'Outpost',
@@ -535,5 +536,6 @@ const mr: Dict = {
   err_bad_request_msg: "सर्व्हरने ही विनंती नाकारली: {message}",
   acctWrongCurrent: "सध्याचा पासवर्ड चुकीचा आहे.",
   end_abandoned: "{loser} ने खेळ सोडला: {winner} जिंकला",
+  ...trainingMr,
 };
 export default mr;

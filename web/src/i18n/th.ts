@@ -14,6 +14,7 @@
 // draw rules (repetition, fifty and seventy-five moves), the time-control classes,
 // all interface wording (buttons, settings, errors, links) and the speech phrases.
 // A native Thai reader has not reviewed this file yet.
+import trainingTh from './training_th';
 import type { Dict } from './en';
 const th: Dict = {
   appName: 'Outpost',
@@ -535,5 +536,6 @@ const th: Dict = {
   err_bad_request_msg: "เซิร์ฟเวอร์ปฏิเสธคำขอนี้: {message}",
   acctWrongCurrent: "รหัสผ่านปัจจุบันไม่ถูกต้อง",
   end_abandoned: "{winner}ชนะ เพราะ{loser}ออกจากเกม",
+  ...trainingTh,
 };
 export default th;

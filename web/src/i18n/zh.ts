@@ -13,6 +13,7 @@
 // Not checked against a chess source: 逼和 (stalemate, the usual word but not in the
 // pages above), the wording of the repetition, fifty- and seventy-five-move rules,
 // the time-control classes, all interface wording and the speech phrases.
+import trainingZh from './training_zh';
 import type { Dict } from './en';
 const zh: Dict = {
   appName: 'Outpost',
@@ -534,5 +535,6 @@ const zh: Dict = {
   err_bad_request_msg: "服务器拒绝了此请求：{message}",
   acctWrongCurrent: "当前密码错误。",
   end_abandoned: "{loser}离开了对局，{winner}获胜",
+  ...trainingZh,
 };
 export default zh;

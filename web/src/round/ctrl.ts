@@ -3,6 +3,7 @@
 // (reviewing, a pending resign, premoves), turns board gestures and typed text into
 // protocol messages, and asks the view to redraw. The board may run ahead by one
 // move (the one just made) until the server answers.
+import { account } from '../account';
 import { AnalysisPanel } from '../analysis/panel';
 import { Board, type BoardMove } from '../board';
 import { moveUci, piecesOf } from '../castling';
@@ -66,6 +67,12 @@ export class RoundCtrl {
       moveText: (ply) => displaySan(this.state?.san[ply - 1] ?? '', this.sideOfPly(ply - 1) === 'white'),
       redraw: () => this.redraw(),
       hasMoves: () => (this.state?.ply ?? 0) > 0,
+      myColor: () => {
+        const me = account()?.name.toLowerCase();
+        const players = this.state?.players;
+        if (!me || !players) return null;
+        return (['white', 'black'] as const).find((c) => players[c].account?.toLowerCase() === me) ?? null;
+      },
     });
     this.touchMove = !!seatFor(gameId)?.touchMove;
     this.nvui = new NvuiPanel((command) => (this.state ? commandText(command, this.commandContext(this.state)) : null));

@@ -201,6 +201,21 @@ public:
         return read_games(Sql.c_str(), {}, true);
     }
 
+    Result<std::vector<std::string>> finished_standard_game_ids() override {
+        static constexpr const char* Sql =
+            "SELECT id FROM games WHERE status<>'ongoing' AND result<>'*' AND variant='standard' "
+            "ORDER BY updated_ms, id";
+        std::vector<std::string> out;
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        Statement s(c.cached(Sql));
+        if (!s.ok()) return db_error(c.db, "read finished games");
+        int rc;
+        while ((rc = s.step()) == SQLITE_ROW) out.push_back(s.text(0));
+        if (rc != SQLITE_DONE) return db_error(c.db, "read finished games");
+        return out;
+    }
+
     Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& tokens, int limit) override {
         static const std::string Sql = std::string("SELECT ") + GameColumns +
                                        ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "

@@ -170,9 +170,42 @@ Result<bool> admin_tables(Connection& c) {
     return c.exec("ALTER TABLE events ADD COLUMN closed_ms INTEGER NOT NULL DEFAULT 0");
 }
 
+// Version 3 (issue 29): puzzles, their themes, each account's puzzle rating and its
+// attempts, and the finished games the background generator has looked at.
+constexpr const char* PuzzleTables = R"sql(
+CREATE TABLE IF NOT EXISTS puzzles (
+  id TEXT PRIMARY KEY, fen TEXT NOT NULL, moves TEXT NOT NULL, themes TEXT NOT NULL,
+  game_url TEXT NOT NULL, opening_tags TEXT NOT NULL, position_key TEXT NOT NULL UNIQUE,
+  rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+  popularity INTEGER NOT NULL, plays INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS puzzles_rating ON puzzles(rating);
+CREATE TABLE IF NOT EXISTS puzzle_themes (
+  puzzle TEXT NOT NULL, theme TEXT NOT NULL, PRIMARY KEY (puzzle, theme)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS puzzle_themes_theme ON puzzle_themes(theme);
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+  account INTEGER PRIMARY KEY, rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,
+  last_ms INTEGER NOT NULL, attempts INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_attempts (
+  id INTEGER PRIMARY KEY, account INTEGER NOT NULL, puzzle TEXT NOT NULL, at_ms INTEGER NOT NULL,
+  solved INTEGER NOT NULL, rated INTEGER NOT NULL, moves TEXT NOT NULL,
+  rating_before REAL NOT NULL, rating_after REAL NOT NULL, puzzle_rating INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS puzzle_attempts_account ON puzzle_attempts(account, id);
+CREATE INDEX IF NOT EXISTS puzzle_attempts_puzzle ON puzzle_attempts(account, puzzle);
+CREATE TABLE IF NOT EXISTS puzzle_scanned_games (
+  game_id TEXT PRIMARY KEY, puzzles INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+Result<bool> puzzle_tables(Connection& c) { return c.exec(PuzzleTables); }
+
 constexpr Migration Migrations[] = {
     {1, "the tables of games, moves, analyses, ratings, accounts, sessions, simuls and events", baseline},
     {2, "the admin page's audit log, players' reports, arbiters' decisions and closed events", admin_tables},
+    {3, "puzzles, their themes, puzzle ratings and attempts, and the games the puzzle generator has read", puzzle_tables},
 };
 
 Error newer_error(const std::string& path, int database) {
