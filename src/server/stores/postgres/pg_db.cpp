@@ -135,7 +135,13 @@ Result<Rows> Connection::run(const char* sql, const Params& params) {
     }
     std::vector<const char*> values;
     values.reserve(params.values().size());
-    for (const auto& v : params.values()) values.push_back(v ? v->c_str() : nullptr);
+    for (const auto& v : params.values()) {
+        // PostgreSQL's text holds no NUL byte (libpq would cut the value there): refused,
+        // never stored shortened.
+        if (v && v->find('\0') != std::string::npos)
+            return make_error("database: a text with a NUL byte cannot be stored (" + std::string(sql).substr(0, 60) + ")");
+        values.push_back(v ? v->c_str() : nullptr);
+    }
     PGresult* r = PQexecPrepared(conn_, it->second.c_str(), int(values.size()), values.data(), nullptr, nullptr, 0);
     const ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
