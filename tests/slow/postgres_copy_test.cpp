@@ -172,6 +172,16 @@ TEST_F(PostgresCopy, Issue26EverythingOfAnSqliteServerIsFoundInPostgresAfterTheC
     EXPECT_EQ(admin->arbiter_reason("over1").value(), "fair play");
     EXPECT_GT(admin->add_report(report(9'000, anna, "Anna", "player", "Chen", "rude")).value(), report_id);
 
+    // The operator's commands on the PostgreSQL server's database.
+    const auto dora = outpost::test::run_outpost("user --database " + outpost::test::shell_quote(url) + " add Dora --admin < " +
+                                                 outpost::test::shell_quote(write("pw", "correct horse battery\n")));
+    EXPECT_EQ(dora.exit_code, 0) << dora.err;
+    EXPECT_TRUE(accounts->authenticate("dora", "correct horse battery").ok());
+    const auto resume = outpost::test::run_outpost("game --database " + outpost::test::shell_quote(url) +
+                                                   " resume adj1 --at 2026-12-01T18:00:00Z");
+    EXPECT_EQ(resume.exit_code, 0) << resume.err;
+    EXPECT_EQ((*games)->arbiter_resume_at("adj1").value(), 1'796'148'000'000);
+
     // A second copy into a database that holds data is refused, and changes nothing.
     const auto again = outpost::test::run_outpost("db copy --from " + outpost::test::shell_quote(db) + " --to " +
                                                   outpost::test::shell_quote(url));
