@@ -17,6 +17,7 @@ PACKAGES=(
   nlohmann-json3-dev    # JSON protocol (server)
   libboost-dev          # Asio/Beast (server)
   libsqlite3-dev        # storage (server)
+  libpq-dev             # PostgreSQL storage, `outpost serve --database postgresql://…` (server)
   libsodium-dev pkg-config  # accounts: Argon2id password hashes (server)
   libjemalloc-dev       # the outpost executable's allocator (server CPU per move)
   libtomlplusplus-dev   # `outpost serve --config FILE` (TOML)
@@ -38,6 +39,7 @@ SERVERS_FOR_TESTS=(
   nginx        # a reverse proxy in front of the server (tests/slow/tls_proxy_test.cpp)
   prometheus   # `promtool check metrics` on /metrics (tests/slow/serve_observe_test.cpp)
   redis-server # a Redis of each test's own on a Unix socket (tests/support/redis_server.h)
+  postgresql   # the stores on PostgreSQL (tests/support/postgres_server.h: initdb in a temporary folder)
 )
 if [ "${1:-}" != "--serve" ]; then PACKAGES+=("${SERVERS_FOR_TESTS[@]}"); fi
 # The web UI is built with Node.js 20 and npm (Vite 8). The machines we run on have
@@ -64,9 +66,11 @@ export DEBIAN_FRONTEND=noninteractive
 
 echo "install-deps: installing ${missing[*]}"
 # Debian starts a packaged server as a service when it is installed (nginx on port 80,
-# Prometheus on 9090): a policy-rc.d that says no keeps them stopped, unless the machine
-# has a policy of its own; and those this run installs are not enabled for the next
-# boot either (a server that was there before is left as it was).
+# Prometheus on 9090, PostgreSQL's cluster "main" on 5432): a policy-rc.d that says no
+# keeps them stopped, unless the machine has a policy of its own; and those this run
+# installs are not enabled for the next boot either (a server that was there before is
+# left as it was). The tests run PostgreSQL from a temporary folder of their own,
+# never that cluster.
 policy=/usr/sbin/policy-rc.d
 own_policy=0
 if [ ! -e "$policy" ]; then

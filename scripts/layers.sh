@@ -40,6 +40,7 @@ declare -A MAY=(
   [server/common]="chess server/stores"
   [server/stores]="chess"
   [server/stores/sqlite]="chess server/common server/stores server/accounts"
+  [server/stores/postgres]="chess server/common server/stores server/accounts"
   [server/accounts]="chess club server/common server/stores"
   [server/bus]="chess server/common server/stores server/accounts"
   [server/bus/redis]="chess server/common server/stores server/accounts server/bus"

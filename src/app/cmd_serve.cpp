@@ -2,6 +2,7 @@
 // every option also from OUTPOST_… environment variables and the TOML file (config_file.h).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <cstdlib>
+#include <iostream>
 #include <memory>
 
 #include "app/commands.h"
@@ -9,8 +10,25 @@
 #include "server/edge/listen_address.h"
 #include "server/common/client_address.h"
 #include "server/edge/server.h"
+#include "server/stores/postgres/pg_stores.h"
 
 namespace outpost::app {
+
+namespace {
+
+// Every store on the PostgreSQL database at `url` (issue 26).
+void use_postgres(server::ServerConfig& cfg, const std::string& url) {
+    namespace pg = server::postgres;
+    const server::PasswordCost cost = cfg.password_cost;
+    cfg.stores.shown = pg::shown_url(url);
+    cfg.stores.games = [url] { return pg::open_games(url); };
+    cfg.stores.accounts = [url, cost] { return pg::open_accounts(url, cost); };
+    cfg.stores.events = [url] { return pg::open_events(url); };
+    cfg.stores.simuls = [url] { return pg::open_simuls(url); };
+    cfg.stores.admin = [url] { return pg::open_admin(url); };
+}
+
+}  // namespace
 
 void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     auto cfg = std::make_shared<server::ServerConfig>();
@@ -18,6 +36,15 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--host", cfg->host, "Address to listen on (0.0.0.0 for every interface)");
     cmd->add_option("--port", cfg->port, "Port (0 picks a free one)");
     cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)");
+    auto database = std::make_shared<std::string>();
+    cmd->add_option("--database", *database,
+                    "PostgreSQL database instead of --db: postgresql://USER@HOST[:PORT]/DB (or postgresql:///DB?host=/run/postgresql)")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+                return v.empty() || server::postgres::is_url(v) ? std::string()
+                                                                : std::string("a postgresql:// URL (an SQLite file is --db FILE)");
+            },
+            "URL"));
     cmd->add_option("--web", cfg->web_dir, "Serve the web UI from this folder (development) instead of the one built in");
     cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
     cmd->add_option("--robot-threads", cfg->robot_threads,
@@ -97,12 +124,21 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
         "--config", *config_path,
         "TOML file of settings, keys named as these options (port = 8080); the environment (OUTPOST_PORT) "
         "and then the command line override it");
-    cmd->callback([cmd, config, config_path, cfg, cost, &run] {
+    cmd->callback([cmd, config, config_path, cfg, cost, database, &run] {
         if (config_path->empty())
             if (const char* env = std::getenv("OUTPOST_CONFIG")) *config_path = env;
         apply_environment_and_file(*cmd, "OUTPOST_", *config_path, config);
         cfg->password_cost = *cost == "cheapest" ? server::PasswordCost::cheapest() : server::PasswordCost::interactive();
-        run = [cfg] { return server::run_server(*cfg); };
+        if (!database->empty()) use_postgres(*cfg, *database);
+        run = [cfg, database] {
+            // A database that cannot be reached is one line and an exit, before anything listens.
+            if (!database->empty())
+                if (auto ok = server::postgres::check_reachable(*database); !ok) {
+                    std::cerr << "outpost serve: " << ok.error().message << std::endl;
+                    return 1;
+                }
+            return server::run_server(*cfg);
+        };
     });
 }
 

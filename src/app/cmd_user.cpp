@@ -7,6 +7,7 @@
 //   outpost user [--db FILE] disable NAME | enable NAME
 //   outpost user [--db FILE] logout NAME             ends every session of NAME
 //   outpost user [--db FILE] list
+//   (--database postgresql://… instead of --db: the accounts of a PostgreSQL server)
 //
 // A password is read from standard input: one line, or asked twice without echo when
 // standard input is a terminal. It never appears on the command line (where `ps`
@@ -21,6 +22,7 @@
 #include <string>
 
 #include "app/commands.h"
+#include "server/stores/postgres/pg_stores.h"
 #include "server/accounts/accounts.h"
 
 namespace outpost::app {
@@ -68,6 +70,7 @@ std::optional<std::string> read_new_password() {
 
 struct UserArgs {
     std::string db = "outpost.db";
+    std::string database;  // a PostgreSQL URL instead of `db` (issue 26)
     std::string name;
     bool admin = false;
 };
@@ -83,11 +86,16 @@ void add_user_command(CLI::App& parent, std::function<int()>& run) {
     auto args = std::make_shared<UserArgs>();
     CLI::App* cmd = parent.add_subcommand("user", "Manage player accounts (administrator)");
     cmd->add_option("--db", args->db, "SQLite database file of `outpost serve`")->capture_default_str();
+    cmd->add_option("--database", args->database, "PostgreSQL database of `outpost serve --database` (instead of --db)")
+        ->check(CLI::Validator(
+            [](std::string& v) { return server::postgres::is_url(v) ? std::string() : std::string("a postgresql:// URL"); },
+            "URL"));
     cmd->require_subcommand(1);
 
     auto with_store = [args](const std::function<int(server::AccountStore&)>& body) {
         return [args, body]() {
-            auto store = server::AccountStore::open(args->db);
+            auto store = args->database.empty() ? server::AccountStore::open(args->db)
+                                                : server::postgres::open_accounts(args->database);
             if (!store) return fail(store.error().message);
             return body(**store);
         };

@@ -33,20 +33,22 @@ struct PlayedGame {
     json legal;
 };
 
-TEST(ServeKillD3, EveryAcknowledgedMoveSurvivesKill9) {
-    const fs::path dir = fs::temp_directory_path() / ("outpost-kill-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    const fs::path db = dir / "kill.db";
+}  // namespace
+
+// `Cycles` times: start `outpost serve` (its options `extra`, its SQLite file `db`), play
+// over WebSockets, kill -9 at a random moment; then look for every acknowledged move.
+// Also run on PostgreSQL (tests/slow/postgres_serve_test.cpp).
+namespace outpost::test {
+void kill_cycles(const std::vector<std::string>& extra, const fs::path& db, const int Cycles) {
     std::mt19937 rng(20261124);
     std::vector<PlayedGame> games;
-    const int Cycles = 20, NewGamesPerCycle = 3;
+    const int NewGamesPerCycle = 3;
     long acked_total = 0, lost_total = 0;
     double worst_start_s = 0;
 
     for (int cycle = 0; cycle < Cycles; ++cycle) {
         const auto t0 = Steady::now();
-        Server s({"--no-client-limits"}, db);
+        Server s(extra, db);
         worst_start_s = std::max(worst_start_s, std::chrono::duration<double>(Steady::now() - t0).count());
         ASSERT_GT(s.port, 0) << "cycle " << cycle << ": the server did not start again after kill -9";
 
@@ -133,7 +135,7 @@ TEST(ServeKillD3, EveryAcknowledgedMoveSurvivesKill9) {
     }
 
     // The last look, after a last kill.
-    Server s({"--no-client-limits"}, db);
+    Server s(extra, db);
     ASSERT_GT(s.port, 0);
     for (const PlayedGame& g : games) {
         int fd = connect_to(s.port);
@@ -151,6 +153,16 @@ TEST(ServeKillD3, EveryAcknowledgedMoveSurvivesKill9) {
     std::printf("[ kill -9 ] %d cycles, %zu games, %ld moves acknowledged, none lost; slowest restart %.2f s\n", Cycles,
                 games.size(), acked_total, worst_start_s);
     s.stop(SIGTERM);
+}
+}  // namespace outpost::test
+
+namespace {
+
+TEST(ServeKillD3, EveryAcknowledgedMoveSurvivesKill9) {
+    const fs::path dir = fs::temp_directory_path() / ("outpost-kill-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    outpost::test::kill_cycles({"--no-client-limits"}, dir / "kill.db", 20);
     fs::remove_all(dir);
 }
 

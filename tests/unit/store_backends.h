@@ -1,6 +1,7 @@
 // Outpost — the store backends the contract suites run on (store_*contract_test.cpp):
 // one StoreBackend per database, each a way to make an empty database and to open each
-// store on it. A second backend (PostgreSQL) is one more line in store_backends().
+// store on it: SQLite (a temporary file) and PostgreSQL (a database of the test
+// process's own server, tests/support/postgres_server.h).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
@@ -19,12 +20,18 @@
 #include "server/stores/event_store.h"
 #include "server/stores/game_store.h"
 #include "server/stores/puzzle_store.h"
+#include "server/stores/postgres/pg_stores.h"
 #include "server/stores/simul_store.h"
+#include "../support/postgres_server.h"
 
 namespace outpost::server::testing_stores {
 
 struct StoreBackend {
     std::string name;
+    // Why this backend cannot run here ("" when it can), and whether that is a skip
+    // (the developer said so) rather than a failure.
+    std::function<std::string()> unavailable = [] { return std::string(); };
+    bool skipped = false;
     // A new, empty database for one test (its location as the stores open it), and
     // dropping it after.
     std::function<std::string(const std::string& test)> fresh;
@@ -64,8 +71,36 @@ inline StoreBackend sqlite_backend() {
     return b;
 }
 
+// PostgreSQL (issue 26): one server per test process, one database per test. These
+// run as one CTest entry (tests/CMakeLists.txt), so that the server starts once.
+inline StoreBackend postgres_backend() {
+    using outpost::test::PostgresServer;
+    StoreBackend b;
+    b.name = "PostgreSQL";
+    b.skipped = PostgresServer::skipped_by_developer();
+    b.unavailable = [] {
+        PostgresServer& pg = PostgresServer::get();
+        return pg.ok() ? std::string() : pg.failure();
+    };
+    b.fresh = [](const std::string&) {
+        std::string why;
+        std::string url = PostgresServer::get().create_database(why);
+        if (url.empty()) ADD_FAILURE() << why;
+        return url;
+    };
+    b.drop = [](const std::string& url) {
+        if (!url.empty()) PostgresServer::get().drop_database(url);
+    };
+    b.games = [](const std::string& w) { return postgres::open_games(w); };
+    b.accounts = [](const std::string& w) { return postgres::open_accounts(w, PasswordCost::cheapest()); };
+    b.events = [](const std::string& w) { return postgres::open_events(w); };
+    b.simuls = [](const std::string& w) { return postgres::open_simuls(w); };
+    b.admin = [](const std::string& w) { return postgres::open_admin(w); };
+    return b;
+}
+
 inline std::vector<StoreBackend> store_backends() {
-    return {sqlite_backend()};  // the next backend: one more entry here
+    return {sqlite_backend(), postgres_backend()};
 }
 
 inline std::string backend_name(const ::testing::TestParamInfo<StoreBackend>& info) { return info.param.name; }
@@ -74,13 +109,19 @@ inline std::string backend_name(const ::testing::TestParamInfo<StoreBackend>& in
 class StoreContract : public ::testing::TestWithParam<StoreBackend> {
 protected:
     void SetUp() override {
+        if (const std::string why = GetParam().unavailable(); !why.empty()) {
+            if (GetParam().skipped) GTEST_SKIP() << why;
+            FAIL() << GetParam().name << " is not available: " << why;
+        }
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         std::string test = std::string(info->test_suite_name()) + "-" + info->name();
         for (char& c : test)
             if (c == '/') c = '-';
         where = GetParam().fresh(test);
     }
-    void TearDown() override { GetParam().drop(where); }
+    void TearDown() override {
+        if (!where.empty()) GetParam().drop(where);
+    }
     std::string where;
 };
 

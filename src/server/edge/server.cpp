@@ -256,13 +256,13 @@ int run_server(const ServerConfig& config) {
         log_event(LogLevel::ERROR, "outpost serve: " + listening.error().message);
         return 1;
     }
-    auto storage = Storage::open(config.db, config.sync_full);
+    auto storage = config.stores.games ? config.stores.games() : Storage::open(config.db, config.sync_full);
     if (!storage) {
         log_event(LogLevel::ERROR, "outpost serve: " + storage.error().message);
         return 1;
     }
     // P21: the accounts and sessions, in the same database file as the games.
-    auto accounts = AccountStore::open(config.db, config.password_cost);
+    auto accounts = config.stores.accounts ? config.stores.accounts() : AccountStore::open(config.db, config.password_cost);
     if (!accounts) {
         log_event(LogLevel::ERROR, "outpost serve: " + accounts.error().message);
         return 1;
@@ -270,7 +270,7 @@ int run_server(const ServerConfig& config) {
     const StaticFiles files = StaticFiles::load(config.web_dir);
 
     // SPEC D9: the admin page's audit log, reports and arbiters' decisions.
-    auto admin_store = AdminStore::open(config.db);
+    auto admin_store = config.stores.admin ? config.stores.admin() : AdminStore::open(config.db);
     if (!admin_store) {
         std::cerr << "outpost serve: " << admin_store.error().message << "\n";
         return 1;
@@ -337,7 +337,7 @@ int run_server(const ServerConfig& config) {
     Lobby lobby(lobby_env);
     std::atomic<EventService*> events_hook{nullptr};  // issue 13: results of event games
     // P18: simuls, in the same database; their boards' results come from the hub.
-    auto simul_store = SimulStore::open(config.db);
+    auto simul_store = config.stores.simuls ? config.stores.simuls() : SimulStore::open(config.db);
     if (!simul_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + simul_store.error().message);
         return 1;
@@ -364,7 +364,7 @@ int run_server(const ServerConfig& config) {
         if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
     };
     hub = std::make_unique<Hub>(env, storage->get());
-    auto event_store = EventStore::open(config.db);
+    auto event_store = config.stores.events ? config.stores.events() : EventStore::open(config.db);
     if (!event_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + event_store.error().message);
         return 1;
@@ -421,7 +421,7 @@ int run_server(const ServerConfig& config) {
     };
     AdminService admin(admin_env, *admin_store->get(), *accounts->get(), *hub, events->get(), &simuls);
     // Issue 29: puzzles, in the same database; a new server loads the starter set.
-    auto puzzle_store = PuzzleStore::open(config.db);
+    auto puzzle_store = config.stores.puzzles ? config.stores.puzzles() : PuzzleStore::open(config.db);
     if (!puzzle_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + puzzle_store.error().message);
         return 1;
@@ -499,10 +499,10 @@ int run_server(const ServerConfig& config) {
         std::cout << "Plain HTTP on port " << redirect_port
                   << ": every request is redirected to https" << std::endl;
     std::cout << "Outpost is serving on " << (transport->tls ? "https://" : "http://") << shown_host << ":" << port
-              << "/ (database " << config.db << ", " << *resumed << " live games resumed, " << files.size()
+              << "/ (database " << (config.stores.shown.empty() ? config.db : config.stores.shown) << ", " << *resumed << " live games resumed, " << files.size()
               << " web files)" << std::endl;
     log_event(LogLevel::INFO, "serving",
-              {{"host", config.host}, {"port", int(port)}, {"db", config.db}, {"tls", bool(transport->tls)},
+              {{"host", config.host}, {"port", int(port)}, {"db", config.stores.shown.empty() ? config.db : config.stores.shown}, {"tls", bool(transport->tls)},
                {"games_resumed", std::int64_t(*resumed)}});
     if (metrics_at)
         std::cout << "Metrics on http://"

@@ -9,6 +9,7 @@
 
 #include "server/accounts/accounts.h"
 #include "server/common/guards.h"
+#include "server/stores/store_openers.h"
 
 namespace outpost::server {
 
@@ -16,6 +17,9 @@ struct ServerConfig {
     std::string host = "127.0.0.1";
     unsigned short port = 8080;
     std::string db = "outpost.db";
+    // The stores, as the executable chose them (--db FILE or --database URL); a store
+    // without an opener is SQLite's on `db`.
+    StoreOpeners stores;
     std::string web_dir;  // "": the web UI compiled into the executable (edge/static_files.h)
     // One network thread: the hub takes one lock per message, so a second thread adds
     // handoffs, not throughput (bench/serve-load at 10,000 games: p50 0.4 ms with one,

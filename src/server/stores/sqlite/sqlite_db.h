@@ -55,6 +55,7 @@ public:
         return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(stmt_, col))) : "";
     }
     std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+    int type(int col) const { return sqlite3_column_type(stmt_, col); }
 
 private:
     sqlite3_stmt* stmt_ = nullptr;
