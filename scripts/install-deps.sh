@@ -21,6 +21,7 @@ PACKAGES=(
   libjemalloc-dev       # the outpost executable's allocator (server CPU per move)
   libtomlplusplus-dev   # `outpost serve --config FILE` (TOML)
   libssl-dev openssl    # `outpost serve --tls-cert`: OpenSSL (server); test certificates
+  libicu-dev            # Unicode general categories for the rule for names (server)
   # Fuzzing: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
   # Scripts, test data generation, and the reference engine for bench/
