@@ -175,8 +175,12 @@ TEST(RobotPoolFairShares25, OnePlayersTwentyGamesDoNotMakeAnothersOneWait) {
         r.my_time = r.their_time = 400;  // a short think each: the order is what is measured
         return r;
     };
-    for (int i = 0; i < 20; ++i) pool.ask(timed("many" + std::to_string(i), "account:1", 100 + i));
+    // The first search thinks 1.5 s (no clock), long enough to queue the others behind it.
+    RobotRequest first = request("many0", 10, 100);
+    first.owner = "account:1";
+    pool.ask(first);
     ASSERT_TRUE(eventually([&] { return pool.thinking() == 1; }));
+    for (int i = 1; i < 20; ++i) pool.ask(timed("many" + std::to_string(i), "account:1", 100 + i));
     pool.ask(timed("one", "account:2", 7));
     std::unique_lock lock(mutex);
     ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return order.size() == 21; })) << order.size();
@@ -199,7 +203,9 @@ TEST(RobotPoolFairShares25, TwoOwnersAlternate) {
         r.my_time = r.their_time = 400;
         return r;
     };
-    pool.ask(timed("a0", "address:192.0.2.1", 1));
+    RobotRequest first = request("a0", 10, 1);  // 1.5 s, while the others queue
+    first.owner = "address:192.0.2.1";
+    pool.ask(first);
     ASSERT_TRUE(eventually([&] { return pool.thinking() == 1; }));
     for (int i = 1; i < 4; ++i) pool.ask(timed("a" + std::to_string(i), "address:192.0.2.1", 1 + i));
     for (int i = 0; i < 3; ++i) pool.ask(timed("b" + std::to_string(i), "address:2001:db8:1:2::/64", 10 + i));
