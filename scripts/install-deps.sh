@@ -23,6 +23,7 @@ PACKAGES=(
   libtomlplusplus-dev   # `outpost serve --config FILE` (TOML)
   libssl-dev openssl    # `outpost serve --tls-cert`: OpenSSL (server); test certificates
   libhiredis-dev        # the bus between nodes and the games' leases in Redis (server/bus/redis)
+  libicu-dev            # Unicode general categories for the rule for names (server)
   # Fuzzing: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
   # Scripts, test data generation, and the reference engine for bench/

@@ -121,6 +121,43 @@ TEST(AnalysisPoolE4, QueuePositionsAreReportedAndCancelWorks) {
     EXPECT_EQ(seen["b"].back().state, State::DONE);
 }
 
+// Issue 25 (fair shares): nine addresses filled the analysis queue for 26 minutes,
+// first come first served. Owners take turns: one account with an analysis running
+// and twenty waiting, then another account's one: the other's runs next.
+TEST(AnalysisPoolFairShares25, AnotherOwnersOneGoesBeforeOnesTwenty) {
+    std::mutex m;
+    std::vector<std::string> started;
+    AnalysisPool::Options o;
+    o.workers = 1;
+    o.max_queue = 32;
+    AnalysisPool pool(o, [&](const std::string& id, const AnalysisPool::Status& st) {
+        std::lock_guard lock(m);
+        if (st.state == State::RUNNING && (started.empty() || started.back() != id)) started.push_back(id);
+    });
+    AnalysisRequest first = slow("many-running");
+    first.owner = "account:1";
+    ASSERT_TRUE(pool.submit(first));
+    wait_for(pool, "many-running", [](const auto& s) { return s.state == State::RUNNING; });
+    for (int i = 0; i < 20; ++i) {
+        AnalysisRequest r = quick("many" + std::to_string(i), san_line({"e4"}));
+        r.owner = "account:1";
+        ASSERT_TRUE(pool.submit(r));
+    }
+    AnalysisRequest other = quick("other", san_line({"d4"}));
+    other.owner = "address:192.0.2.7";
+    auto queued = pool.submit(other);
+    ASSERT_TRUE(queued);
+    EXPECT_EQ(queued->queue_position, 1) << "the other owner's analysis waits behind the first one's twenty";
+    EXPECT_EQ(pool.status("many0")->queue_position, 2);
+    EXPECT_TRUE(pool.cancel("many-running"));
+    for (int i = 0; i < 20; ++i) wait_for(pool, "many" + std::to_string(i), finished);
+    EXPECT_EQ(wait_for(pool, "other", finished).state, State::DONE);
+    std::lock_guard lock(m);
+    ASSERT_GE(started.size(), 2u);
+    const auto at = std::find(started.begin(), started.end(), "other") - started.begin();
+    EXPECT_EQ(at, 1) << "started after " << at << " others";
+}
+
 TEST(AnalysisPoolE4, FinishedAnalysisIsNotComputedTwice) {
     AnalysisPool pool({});
     const auto moves = san_line({"e4", "e5", "Nf3"});

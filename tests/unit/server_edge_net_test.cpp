@@ -110,6 +110,41 @@ TEST(EdgeServe, WebSocketFloodIsAnsweredThenClosed) {
     EXPECT_TRUE(closed) << "the flooding connection stayed open";
 }
 
+// Issue 25: another client behind the same address (a school's NAT) got its moves
+// answered rate_limited for the first one's flood. Two connections from 127.0.0.1:
+// one floods until it is closed; the other's messages are all answered, none refused.
+TEST(EdgeServe, Issue25FloodOfOneConnectionDoesNotRefuseItsNeighbour) {
+    Server s({});
+    ASSERT_GT(s.port, 0);
+    auto [game, seat] = hotseat_game(s.port);
+    const std::string target = "/api/v1/ws?game=" + game + "&seat=" + seat;
+    auto [neighbour, status] = ws_open(s.port, target, "");
+    ASSERT_EQ(status, 101);
+    auto [flood, flood_status] = ws_open(s.port, target, "");
+    ASSERT_EQ(flood_status, 101);
+    for (int sent = 0; sent < 2000; ++sent)
+        if (!ws_send(flood, R"({"v":1,"t":"ping"})")) break;
+    bool flood_limited = false;
+    for (int i = 0; i < 5000; ++i) {
+        auto [op, payload] = ws_read(flood);
+        if (op == -1 || op == 8) break;
+        flood_limited |= payload.find("\"rate_limited\"") != std::string::npos;
+    }
+    close(flood);
+    EXPECT_TRUE(flood_limited);
+    int pongs = 0, refused = 0;
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE(ws_send(neighbour, R"({"v":1,"t":"ping"})"));
+    for (int i = 0; i < 200 && pongs + refused < 20; ++i) {
+        auto [op, payload] = ws_read_data(neighbour);
+        if (op == -1 || op == 8) break;
+        pongs += payload.find("\"pong\"") != std::string::npos;
+        refused += payload.find("\"rate_limited\"") != std::string::npos;
+    }
+    close(neighbour);
+    EXPECT_EQ(refused, 0) << "the neighbour was refused for the flood of another connection";
+    EXPECT_EQ(pongs, 20);
+}
+
 TEST(EdgeServe, ConnectionsPerAddressAreCapped) {
     Server s({"--max-connections-per-ip", "4"});
     ASSERT_GT(s.port, 0);

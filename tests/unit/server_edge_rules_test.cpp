@@ -2,6 +2,8 @@
 // Origin policy, JSON-only POST bodies, the security headers (docs/protocol.md).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
+
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "server/common/guards.h"
@@ -109,6 +111,36 @@ TEST(EdgeIssue25, AnIpv6ClientIsItsSlash64) {
 }
 
 // Issue 25 item 4: 160 addresses held 20,480 connections and the file limit was reached.
+// Issue 25: message limits per connection and per account, with only a loose ceiling
+// per address: one connection over its rate leaves its neighbours (same address,
+// another connection or account) untouched; one account's connections share a bucket;
+// many connections of one address meet the address's ceiling.
+TEST(EdgeIssue25, MessageLimitsPerConnectionAndAccountWithAnAddressCeiling) {
+    EdgeLimits l;
+    l.ws_per_second = 0, l.ws_burst = 5;
+    l.ws_account_per_second = 0, l.ws_account_burst = 8;
+    l.ws_address_per_second = 0, l.ws_address_burst = 20;
+    MessageLimiter limiter(l);
+    TokenBucket flood, neighbour;
+    for (int i = 0; i < 5; ++i) EXPECT_TRUE(limiter.allow(flood, 0, "192.0.2.1", 1000));
+    for (int i = 0; i < 50; ++i) EXPECT_FALSE(limiter.allow(flood, 0, "192.0.2.1", 1000));
+    for (int i = 0; i < 5; ++i) EXPECT_TRUE(limiter.allow(neighbour, 0, "192.0.2.1", 1000)) << i;
+    // One account's two tabs: 8 in all.
+    TokenBucket tab1, tab2;
+    int allowed = 0;
+    for (int i = 0; i < 5; ++i) allowed += limiter.allow(tab1, 7, "198.51.100.1", 1000);
+    for (int i = 0; i < 5; ++i) allowed += limiter.allow(tab2, 7, "198.51.100.2", 1000);
+    EXPECT_EQ(allowed, 8);
+    TokenBucket other_account;
+    EXPECT_TRUE(limiter.allow(other_account, 8, "198.51.100.1", 1000));
+    // Ten connections of one address: the address's 20, then nothing (192.0.2.1 spent 10).
+    allowed = 0;
+    std::vector<TokenBucket> many(10);
+    for (auto& b : many)
+        for (int i = 0; i < 5; ++i) allowed += limiter.allow(b, 0, "192.0.2.1", 1000);
+    EXPECT_EQ(allowed, 10);
+}
+
 TEST(EdgeIssue25, ConnectionsAreCappedServerWide) {
     ConnectionCounter c;
     for (int i = 0; i < 5; ++i) EXPECT_TRUE(c.try_add("10.0.0." + std::to_string(i), 100, 5));

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <condition_variable>
@@ -11,6 +12,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "server/common/random.h"
 #include "server/play/robot.h"
@@ -151,6 +153,65 @@ TEST(RobotPoolP3, CancelDropsQueuedAndRunningRequests) {
     EXPECT_EQ(answers.size(), 0u) << "a cancelled request was answered";
     pool.ask(request("next", 1, 3));  // and the pool goes on
     EXPECT_TRUE(answers.wait_for("next", 5000));
+}
+
+// Issue 25 (fair shares): one address's twenty level-10 games made another player's
+// level-10 robot answer in 250 s, behind a queue of games. Players take turns: one
+// full-strength thread, one player's twenty games asked first, then another player's
+// one game; the second player's game is answered within the first two answers (the
+// old pool, games in the order they asked, answered it last).
+TEST(RobotPoolFairShares25, OnePlayersTwentyGamesDoNotMakeAnothersOneWait) {
+    std::mutex mutex;
+    std::vector<std::string> order;
+    std::condition_variable cv;
+    RobotPool pool(1, [&](const std::string& id, std::uint64_t, Move) {
+        std::lock_guard lock(mutex);
+        order.push_back(id);
+        cv.notify_all();
+    });
+    auto timed = [](const std::string& game, const std::string& owner, std::uint64_t id) {
+        RobotRequest r = request(game, 10, id);
+        r.owner = owner;
+        r.my_time = r.their_time = 400;  // a short think each: the order is what is measured
+        return r;
+    };
+    // The first search thinks 1.5 s (no clock), long enough to queue the others behind it.
+    RobotRequest first = request("many0", 10, 100);
+    first.owner = "account:1";
+    pool.ask(first);
+    ASSERT_TRUE(eventually([&] { return pool.thinking() == 1; }));
+    for (int i = 1; i < 20; ++i) pool.ask(timed("many" + std::to_string(i), "account:1", 100 + i));
+    pool.ask(timed("one", "account:2", 7));
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return order.size() == 21; })) << order.size();
+    const auto at = std::find(order.begin(), order.end(), "one") - order.begin();
+    EXPECT_LE(at, 1) << "the other player's game was answered after " << at << " of the first player's";
+}
+
+// The same among guests: their games are their address group's (RobotRequest::owner),
+// and the two players' games alternate while both wait.
+TEST(RobotPoolFairShares25, TwoOwnersAlternate) {
+    std::mutex mutex;
+    std::vector<std::string> order;
+    RobotPool pool(1, [&](const std::string& id, std::uint64_t, Move) {
+        std::lock_guard lock(mutex);
+        order.push_back(id);
+    });
+    auto timed = [](const std::string& game, const std::string& owner, std::uint64_t id) {
+        RobotRequest r = request(game, 10, id);
+        r.owner = owner;
+        r.my_time = r.their_time = 400;
+        return r;
+    };
+    RobotRequest first = request("a0", 10, 1);  // 1.5 s, while the others queue
+    first.owner = "address:192.0.2.1";
+    pool.ask(first);
+    ASSERT_TRUE(eventually([&] { return pool.thinking() == 1; }));
+    for (int i = 1; i < 4; ++i) pool.ask(timed("a" + std::to_string(i), "address:192.0.2.1", 1 + i));
+    for (int i = 0; i < 3; ++i) pool.ask(timed("b" + std::to_string(i), "address:2001:db8:1:2::/64", 10 + i));
+    ASSERT_TRUE(eventually([&] { std::lock_guard lock(mutex); return order.size() == 7; }, 60'000));
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(order, (std::vector<std::string>{"a0", "b0", "a1", "b1", "a2", "b2", "a3"}));
 }
 
 // C5 and issue 9.4: time spent queued is the robot's own time gone; the search is

@@ -216,6 +216,39 @@ TEST_F(HardeningFixture, Issue25Item7OpenGamesCapHoldsPerIpv6Slash64) {
     EXPECT_TRUE(hub->create_game(R"({"opponent":"invite"})", "2001:db8:1:3::1").ok());
 }
 
+// Issue 25: the open-games cap was per address only: a signed-in player with many
+// addresses had 20 games on each. Now the account is counted too, every way a game is
+// made (here a robot game, an invitation and a rematch); another account at the same
+// address is not affected, and an event's games (made by the organiser's service)
+// are not counted.
+TEST_F(HardeningFixture, Issue25OpenGamesCapHoldsPerAccountAcrossAddresses) {
+    env.max_open_games_per_client = 3;
+    make_hub();
+    ASSERT_TRUE(hub->create_game(R"({"opponent":"robot","level":1})", "10.0.0.1", &alice).ok());
+    auto g = hub->create_game(R"({"opponent":"invite","color":"white","time_control":"5+3"})", "10.0.0.2", &alice).value();
+    auto refused = [&](const Answer<CreatedGame>& a) {
+        EXPECT_FALSE(a.ok());
+        if (!a.ok()) {
+            EXPECT_EQ(a.error().code, "rate_limited");
+            EXPECT_NE(a.error().message.find("your account"), std::string::npos) << a.error().message;
+        }
+    };
+    // The rematch of a finished game of alice's is her third open game, the fourth is refused.
+    auto w = join(g.id, *g.white_token, &alice), b = join(g.id, *g.black_token, nullptr);
+    hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"resign"})", *w);
+    hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"rematch","action":"offer"})", *w);
+    hub->handle_message(g.id, Seat::BLACK_SEAT, R"({"t":"rematch","action":"accept"})", *b);
+    EXPECT_TRUE(state(g.id)["rematch"]["game"].is_string()) << b->all();
+    ASSERT_TRUE(hub->create_game(R"({"opponent":"hotseat"})", "10.0.0.3", &alice).ok());
+    refused(hub->create_game(R"({"opponent":"invite"})", "10.0.0.4", &alice));
+    refused(hub->create_game(R"({"opponent":"robot","level":1})", "2001:db8:9::1", &alice));
+    // Another account at one of her addresses, and an anonymous player there too.
+    EXPECT_TRUE(hub->create_game(R"({"opponent":"invite"})", "10.0.0.4", &bob).ok());
+    EXPECT_TRUE(hub->create_game(R"({"opponent":"invite"})", "10.0.0.1").ok());
+    // An event's board is the organiser's doing: not counted.
+    EXPECT_TRUE(hub->create_event_game("5+3", false, alice, mallory).ok());
+}
+
 // Item 8: one move each and a resignation farmed ratings; two moves each are needed.
 TEST(Issue25Item8, ARatedGameNeedsTwoMovesOfEachSide) {
     StoredGame g;

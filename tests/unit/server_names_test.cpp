@@ -83,6 +83,37 @@ TEST(NamesIssue25, OneRuleForEveryNameCountedInCharacters) {
     EXPECT_EQ(read_name(std::string(101, 'e'), "name", 100).error().message, "name is longer than 100 characters (101)");
 }
 
+// Issue 25: the rule refused whole Unicode blocks, so an unassigned code point (which
+// any later Unicode may make anything, an invisible format character included) passed.
+// Now the general category comes from Unicode's tables (ICU): letters, marks and
+// decimal digits of every script, a few punctuation marks; unassigned (Cn), private
+// use (Co), format (Cf) and symbol characters are refused.
+TEST(NamesIssue25, UnicodeCategoriesFromTheTables) {
+    // The names of the six languages of the UI, and the scripts' own digits and marks.
+    for (const char* good : {"สมชาย ใจดี", "王小明", "山田 太郎", "ジョン・スミス", "すずき", "कुमार पाटील",
+                             "Väinö Myllyrinne", "Åsa Öberg", "๑๒๓", "९ मराठी", "迈克尔·乔丹", "l·l", "Ōtani",
+                             "Zoë", "Nguyễn Thị", "Ελένη", "عائشة", "שרה", "한국어"})
+        EXPECT_EQ(problem(good), "") << good;
+    EXPECT_EQ(problem("a\xcd\xb8"),  // U+0378: unassigned (the old rule let it through)
+              "name may hold only letters, marks, digits, spaces and '-.,_()&:#!?+/; character 2 (U+0378) is not one");
+    EXPECT_NE(problem("a\xf0\xaf\xbf\xbd"), "") << "U+2FFFD is unassigned";
+    EXPECT_EQ(problem("\xf3\xb0\x80\x80"),  // U+F0000: private use
+              "name may hold only letters, marks, digits, spaces and '-.,_()&:#!?+/; character 1 (U+F0000) is not one");
+    EXPECT_NE(problem("a\xef\xa3\xbf"), "") << "U+F8FF is private use";
+    // Symbols and other punctuation: the section sign, the postal mark, fullwidth "!",
+    // the Roman numeral one.
+    for (const char* bad : {"a\xc2\xa7", "a\xe3\x80\x92", "a\xef\xbc\x81", "a\xe2\x85\xa0"})
+        EXPECT_NE(problem(bad), "") << bad;
+    // Format characters outside the old blocks (the Mongolian vowel separator was in
+    // one; U+110BD, the Kaithi number sign, and U+13430, an Egyptian hieroglyph format
+    // control, were not); a tag and a variation selector (a mark, but default-ignorable).
+    for (const char* bad : {"a\xe1\xa0\x8e", "a\xf0\x91\x82\xbd", "a\xf0\x93\x90\xb0", "a\xf3\xa0\x80\x81", "a\xf3\xa0\x84\x80"})
+        EXPECT_NE(problem(bad).find("invisible or control character"), std::string::npos) << problem(bad);
+    EXPECT_TRUE(name_code_point_allowed(0x00E9));
+    EXPECT_FALSE(name_code_point_allowed(0x0378));
+    EXPECT_FALSE(name_code_point_allowed(0x110000));
+}
+
 TEST(NamesP21, TheInviteeNamesTheirSeatAndTheOpponentSeesIt) {
     HubEnv e;
     Millis now = 1000;

@@ -284,3 +284,38 @@ TEST_F(RatingsFixture, P23RatedSeekInTheLobbyMakesARatedGame) {
     EXPECT_EQ(state["players"]["white"]["account"], "alice");  // the coin gives the owner White
     EXPECT_EQ(state["players"]["black"]["account"], "bob");
 }
+
+// Issue 25 (rating farming): two accounts of one person traded 30 resignations and
+// stood at 2018 against 982. Of the rated games of one pair of accounts within 24
+// hours, only the first three change ratings; the others are rated games that change
+// nothing (as one without two moves each). A day later the pair is rated again, and
+// another pair is never affected.
+TEST_F(RatingsFixture, Issue25RepeatedPairIsRatedThreeTimesADay) {
+    auto farm = [&](const Account& winner, const Account& loser) {
+        Game g = start({{"time_control", "5+3"}, {"casual", false}}, &winner, &loser);
+        open_with(g, {"e2e4", "e7e5", "g1f3", "b8c6"});
+        send(g, BLACK, {{"t", "resign"}});
+        now += 60'000;
+        return g;
+    };
+    for (int i = 0; i < 30; ++i) farm(alice, bob);
+    EXPECT_EQ(rating(1, "blitz")->games, 3);
+    EXPECT_EQ(rating(2, "blitz")->games, 3);
+    EXPECT_LT(rating(1, "blitz")->rating - rating(2, "blitz")->rating, 800.0)
+        << rating(1, "blitz")->rating << " against " << rating(2, "blitz")->rating;
+    EXPECT_EQ(storage->rating_history(1, 100)->size(), 3u);
+    // The fourth game of the day: rated, no change shown or stored.
+    Game late = farm(alice, bob);
+    json s = late.white->last_of("state")["game"];
+    EXPECT_TRUE(s["rated"].get<bool>());
+    EXPECT_FALSE(s["players"]["white"].contains("rating_diff")) << s["players"];
+    // Another pair is rated as usual.
+    Account carol{3, "carol"};
+    farm(alice, carol);
+    EXPECT_EQ(rating(1, "blitz")->games, 4);
+    EXPECT_EQ(rating(3, "blitz")->games, 1);
+    // A day after the first three, the pair is rated again.
+    now += 24 * 3'600'000LL;
+    farm(bob, alice);
+    EXPECT_EQ(rating(2, "blitz")->games, 4);
+}

@@ -21,6 +21,7 @@ struct AnalysisPool::Job {
     AnalysisRequest request;
     std::string fingerprint;  // what makes two requests the same analysis
     Status status;
+    std::uint64_t arrival = 0;  // the order it came in (fair order within a round)
     std::atomic<bool> cancelled{false};
     Worker* worker = nullptr;  // while running
 };
@@ -38,6 +39,8 @@ std::string fingerprint_of(const AnalysisRequest& r) {
     for (Move m : r.moves) f += std::to_string(m.raw()) + ",";
     return f;
 }
+
+std::string owner_key(const AnalysisRequest& r) { return r.owner.empty() ? "game:" + r.game_id : r.owner; }
 
 }  // namespace
 
@@ -122,10 +125,12 @@ Result<AnalysisPool::Status> AnalysisPool::submit(AnalysisRequest request) {
     job->fingerprint = fingerprint;
     job->status.total = int(request.moves.size()) + 1;
     job->request = std::move(request);
+    job->arrival = ++arrivals_;
     queue_.push_back(job);
     jobs_[job->request.game_id] = job;
+    order_fairly_locked();
     Status st = job->status;
-    st.queue_position = int(queue_.size());
+    st.queue_position = int(std::find(queue_.begin(), queue_.end(), job) - queue_.begin()) + 1;
     cv_.notify_one();
     return st;
 }
@@ -160,6 +165,38 @@ bool AnalysisPool::cancel(const std::string& game_id) {
     }
     notify(reports);
     return true;
+}
+
+void AnalysisPool::order_fairly_locked() {
+    std::unordered_map<std::string, int> round;
+    for (const auto& [id, job] : jobs_)
+        if (job->status.state == State::RUNNING) ++round[owner_key(job->request)];
+    struct Ranked {
+        int round;
+        std::uint64_t served;
+        std::shared_ptr<Job> job;
+    };
+    std::vector<Ranked> ranked;
+    ranked.reserve(queue_.size());
+    for (const auto& job : queue_) {
+        const std::string owner = owner_key(job->request);
+        const auto served = last_served_.find(owner);
+        ranked.push_back(Ranked{round[owner]++, served == last_served_.end() ? 0 : served->second, job});
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        if (a.round != b.round) return a.round < b.round;
+        if (a.served != b.served) return a.served < b.served;
+        return a.job->arrival < b.job->arrival;
+    });
+    for (std::size_t i = 0; i < ranked.size(); ++i) queue_[i] = std::move(ranked[i].job);
+    if (last_served_.size() > 2 * (jobs_.size() + 8)) {
+        std::erase_if(last_served_, [&](const auto& e) {
+            return std::none_of(jobs_.begin(), jobs_.end(), [&](const auto& j) {
+                return (j.second->status.state == State::QUEUED || j.second->status.state == State::RUNNING) &&
+                       owner_key(j.second->request) == e.first;
+            });
+        });
+    }
 }
 
 std::size_t AnalysisPool::queue_length() const {
@@ -213,6 +250,8 @@ void AnalysisPool::run(Worker& worker) {
             queue_.pop_front();
             job->status.state = State::RUNNING;
             job->worker = &worker;
+            last_served_[owner_key(job->request)] = ++starts_;
+            order_fairly_locked();
             reports.emplace_back(job->request.game_id, job->status);
             report_queue_positions_locked(reports);
         }
@@ -246,6 +285,7 @@ void AnalysisPool::run(Worker& worker) {
             }
             remember_locked(job);
             st = job->status;
+            order_fairly_locked();  // its owner has one running less: its next one moves up
         }
         if (listener_) listener_(id, st);
     }

@@ -42,6 +42,9 @@ struct AnalysisRequest {
     Position start = Position::startpos();
     std::vector<Move> moves;
     engine::AnalysisSettings settings;
+    // Issue 25 (fair shares): who asked: "account:ID", else the address group; "" is
+    // the game's own. The queue serves owners in turn (AnalysisPool::order_fairly_locked).
+    std::string owner;
 };
 
 class AnalysisPool {
@@ -94,6 +97,12 @@ private:
     struct Job;
     struct Worker;
     void run(Worker& worker);
+    // Issue 25: the queue in fair order. Each owner's waiting jobs are numbered in
+    // rounds, its running ones counted first (an owner with one analysis running has
+    // its first waiting one in round 1); the queue runs round by round, within a round
+    // the owner served longest ago first, then in the order the jobs came. One owner's
+    // many requests wait behind every other owner's first.
+    void order_fairly_locked();
     void report_queue_positions_locked(std::vector<std::pair<std::string, Status>>& reports);
     void remember_locked(const std::shared_ptr<Job>& job);
     void notify(const std::vector<std::pair<std::string, Status>>& reports) const;
@@ -102,7 +111,12 @@ private:
     Listener listener_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;
-    std::deque<std::shared_ptr<Job>> queue_;
+    std::deque<std::shared_ptr<Job>> queue_;  // in the order they run (order_fairly_locked)
+    std::uint64_t arrivals_ = 0;              // numbers the jobs as they come
+    // When each owner's analysis last started (a count of starts); owners with nothing
+    // queued or running are forgotten.
+    std::unordered_map<std::string, std::uint64_t> last_served_;
+    std::uint64_t starts_ = 0;
     // Every job the pool knows by game id: queued, running, or finished (cached).
     std::unordered_map<std::string, std::shared_ptr<Job>> jobs_;
     std::list<std::string> finished_order_;  // finished game ids, oldest first

@@ -219,7 +219,8 @@ std::pair<int, Answer<std::string>> AnalysisService::request(const std::string& 
         if (!started_.allow(client, now_()))
             return {429, ProtocolError{"rate_limited", "you have asked for many analyses; try again in a few minutes", 429}};
     }
-    AnalysisRequest req{game_id, g.start, g.moves, options_.settings};
+    AnalysisRequest req{game_id, g.start, g.moves, options_.settings,
+                        account ? "account:" + std::to_string(account) : "address:" + client};  // issue 25: fair shares
     auto submitted = pool_.submit(std::move(req));
     if (!submitted) return {429, ProtocolError{"rate_limited", submitted.error().message, 429}};
     if (submitted->state == AnalysisPool::State::DONE && submitted->result) {  // the pool's own cache

@@ -76,6 +76,12 @@ int default_max_connections() {
     return int(std::clamp<long>(n, 16, 1'000'000));
 }
 
+bool MessageLimiter::allow(TokenBucket& connection, std::int64_t account, const std::string& address, Millis now) {
+    if (!connection.take(limits_.ws_per_second, limits_.ws_burst, now)) return false;
+    if (account && !accounts_.allow("account:" + std::to_string(account), now)) return false;
+    return addresses_.allow(address_group(address), now);
+}
+
 bool TokenBucket::take(double per_second, double burst, Millis now) {
     if (last == 0 && tokens == 0) tokens = burst;  // a new client starts with a full bucket
     if (now > last) tokens = std::min(burst, tokens + double(now - last) * per_second / 1000.0);

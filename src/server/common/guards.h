@@ -25,7 +25,13 @@ struct EdgeLimits {
     int max_connections = 0;             // open connections in all (issue 25); 0: default_max_connections()
     double http_per_second = 50, http_burst = 400;    // every HTTP request
     double post_per_second = 1, post_burst = 60;      // POST (game creation, lookups)
-    double ws_per_second = 20, ws_burst = 200;        // WebSocket messages, all of an address's connections
+    // WebSocket messages (issue 25: a second person behind the same address, a school's
+    // NAT, is not refused for the first one's excess): each connection has its own
+    // bucket, a signed-in account one for all its connections, and the address group
+    // only a much looser ceiling against floods from many connections.
+    double ws_per_second = 20, ws_burst = 200;                    // per connection
+    double ws_account_per_second = 40, ws_account_burst = 400;    // all connections of one account
+    double ws_address_per_second = 200, ws_address_burst = 2000;  // all connections of one address group
     int ws_rejected_before_close = 50;   // rate_limited answers in a row, then the connection is closed
     size_t send_queue_bytes = 1 << 20;   // unsent bytes a connection may hold; a slower reader is closed
 };
@@ -67,6 +73,23 @@ private:
     std::mutex mutex_;
     std::unordered_map<std::string, TokenBucket> buckets_;
     Millis last_sweep_ = 0;
+};
+
+// The WebSocket message limits of EdgeLimits (issue 25). A message is allowed when
+// its connection's bucket (held by the connection), its account's (signed in: 0 is
+// none) and its address group's all have a token; they are asked in that order and
+// the first that refuses ends the asking, so a connection over its own rate costs its
+// account and its address nothing. Thread-safe.
+class MessageLimiter {
+public:
+    explicit MessageLimiter(const EdgeLimits& l)
+        : limits_(l), accounts_(l.ws_account_per_second, l.ws_account_burst),
+          addresses_(l.ws_address_per_second, l.ws_address_burst) {}
+    bool allow(TokenBucket& connection, std::int64_t account, const std::string& address, Millis now);
+
+private:
+    EdgeLimits limits_;
+    RateLimiter accounts_, addresses_;
 };
 
 // Open connections by IP address (grouped by address_group), and in all; thread-safe.

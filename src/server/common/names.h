@@ -4,11 +4,16 @@
 // other separators; its length counted in characters (code points), not bytes.
 // docs/protocol.md, "Names", says the rule; every error names the field and, for a
 // refused character, its code point and the character's place (1-based).
+// The categories come from ICU (Debian's libicu), the Unicode tables the field uses, so
+// that an unassigned code point is refused and a script added to Unicode is read right.
 // (Header-only: a server library's sources are compiled in unity batches.)
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <unicode/uchar.h>
+
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -22,75 +27,25 @@ inline constexpr std::string_view NamePunctuation = "'-.,_()&:#!?+/";
 
 namespace names_detail {
 
-struct Range {
-    char32_t from, to;
-};
-
-// Refused outside ASCII. Without the Unicode database we refuse by block: what a
-// name cannot need (symbols, pictographs, box drawing) and every character that is
-// invisible or changes how the text around it is shown (the bidirectional
-// embeddings, overrides and isolates, zero-width characters, byte-order marks,
-// fillers, tags, variation selectors), every space but U+0020, and private use.
-inline constexpr Range Refused[] = {
-    {0x0080, 0x009F},   // C1 controls
-    {0x00A0, 0x00B6},   // no-break space, Latin-1 punctuation and symbols (¡ © « …); the middle dot is Catalan's
-    {0x00B8, 0x00BF},
-    {0x00D7, 0x00D7},   // ×
-    {0x00F7, 0x00F7},   // ÷
-    {0x034F, 0x034F},   // combining grapheme joiner (invisible)
-    {0x0600, 0x0605},   // Arabic number signs (format)
-    {0x061C, 0x061C},   // Arabic letter mark (bidi)
-    {0x06DD, 0x06DD},   // Arabic end of ayah (format)
-    {0x070F, 0x070F},   // Syriac abbreviation mark (format)
-    {0x0890, 0x0891},   // Arabic pound and piastre marks above (format)
-    {0x08E2, 0x08E2},   // Arabic disputed end of ayah (format)
-    {0x115F, 0x1160},   // Hangul fillers (invisible)
-    {0x1680, 0x1680},   // Ogham space mark
-    {0x17B4, 0x17B5},   // Khmer inherent vowels (invisible)
-    {0x180B, 0x180F},   // Mongolian variation selectors and vowel separator
-    // General Punctuation: spaces, zero-width characters, bidi controls, the line and
-    // paragraph separators, invisible operators; only the hyphens and the typographic
-    // apostrophes (a phone writes O’Brien) pass.
-    {0x2000, 0x200F},
-    {0x2012, 0x2017},
-    {0x201A, 0x206F},
-    {0x2070, 0x209F},   // super- and subscripts
-    {0x20A0, 0x20CF},   // currency symbols
-    {0x20D0, 0x20FF},   // combining marks for symbols
-    {0x2100, 0x214F},   // letterlike symbols
-    {0x2150, 0x218F},   // number forms
-    {0x2190, 0x2BFF},   // arrows, mathematical and technical symbols, boxes, shapes, dingbats
-    {0x2E00, 0x2E7F},   // supplemental punctuation
-    {0x3000, 0x3000},   // ideographic space
-    {0x3164, 0x3164},   // Hangul filler
-    {0xD800, 0xDFFF},   // surrogates (never valid UTF-8 anyway)
-    {0xE000, 0xF8FF},   // private use
-    {0xFDD0, 0xFDEF},   // noncharacters
-    {0xFE00, 0xFE0F},   // variation selectors
-    {0xFE10, 0xFE1F},   // vertical forms
-    {0xFE30, 0xFE6F},   // compatibility and small forms (punctuation)
-    {0xFEFF, 0xFEFF},   // byte-order mark / zero-width no-break space
-    {0xFFA0, 0xFFA0},   // halfwidth Hangul filler
-    {0xFFF0, 0xFFFF},   // specials (interlinear annotation, replacement character, noncharacters)
-    {0x1D000, 0x1D24F}, // musical symbols (with their invisible format characters)
-    {0x1F000, 0x1FAFF}, // mahjong, domino, playing cards, emoji, pictographs
-    {0xE0000, 0xE0FFF}, // tags and variation selectors supplement
-    {0xF0000, 0x10FFFF},  // supplementary private use
-};
+// Outside ASCII, the few punctuation marks names are written with: the middle dot
+// (Catalan's l·l), the hyphen and non-breaking hyphen, the typographic apostrophes (a
+// phone writes O’Brien) and the katakana middle dot (a foreign name in Japanese,
+// ジョン・スミス).
+inline constexpr char32_t WidePunctuation[] = {0x00B7, 0x2010, 0x2011, 0x2018, 0x2019, 0x30FB};
 
 inline bool ascii_allowed(char c) {
     if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ' ') return true;
     return NamePunctuation.find(c) != std::string_view::npos;
 }
 
-// The refused characters that do not show (said so in the error): controls, the
-// bidirectional controls, zero-width and format characters, separators but the space.
+// The refused characters that do not show (said so in the error): controls, format
+// characters (the bidirectional ones among them), separators but U+0020, and every
+// default-ignorable code point (zero-width characters, fillers, variation selectors).
 inline bool invisible(char32_t cp) {
-    return cp < 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0x00AD || cp == 0x034F || cp == 0x061C || cp == 0x115F ||
-           cp == 0x1160 || cp == 0x1680 || (cp >= 0x180B && cp <= 0x180F) || (cp >= 0x2000 && cp <= 0x200F) ||
-           (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0x3164 ||
-           (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || cp == 0xFFA0 || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
-           (cp >= 0xE0000 && cp <= 0xE0FFF);
+    const auto type = UCharCategory(u_charType(UChar32(cp)));
+    return type == U_CONTROL_CHAR || type == U_FORMAT_CHAR || type == U_SPACE_SEPARATOR ||
+           type == U_LINE_SEPARATOR || type == U_PARAGRAPH_SEPARATOR ||
+           u_hasBinaryProperty(UChar32(cp), UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
 }
 
 inline std::string code_point(char32_t cp) {
@@ -101,16 +56,24 @@ inline std::string code_point(char32_t cp) {
 
 }  // namespace names_detail
 
-// Whether one code point outside ASCII may be part of a name (the rule without
-// Unicode tables: every invisible, format, separator, private-use and symbol block
-// refused; what remains is letters, marks and digits of the world's scripts).
+// Whether one code point outside ASCII may be part of a name, by its Unicode general
+// category as ICU's tables give it (issue 25): letters (L*), marks (M*) and decimal
+// digits (Nd) of every script, and the punctuation of WidePunctuation. Refused: every
+// other category — controls (Cc), format characters (Cf, the bidirectional controls
+// among them), unassigned code points (Cn), private use (Co), surrogates (Cs), the
+// line and paragraph separators (Zl, Zp), spaces other than U+0020 (Zs), symbols,
+// other punctuation and numbers (Roman numerals, superscripts) — and every
+// default-ignorable code point, which some letters and marks are (the Hangul fillers,
+// the variation selectors, the combining grapheme joiner: invisible).
 inline bool name_code_point_allowed(char32_t cp) {
     using namespace names_detail;
     if (cp < 0x80) return ascii_allowed(char(cp));
-    if ((cp & 0xFFFE) == 0xFFFE) return false;  // the noncharacters at the end of every plane
-    for (const Range& r : Refused)
-        if (cp >= r.from && cp <= r.to) return false;
-    return true;
+    if (cp > 0x10FFFF) return false;
+    for (char32_t p : WidePunctuation)
+        if (cp == p) return true;
+    if (u_hasBinaryProperty(UChar32(cp), UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) return false;
+    const std::int32_t mask = U_MASK(u_charType(UChar32(cp)));
+    return (mask & (U_GC_L_MASK | U_GC_M_MASK | U_GC_ND_MASK)) != 0;
 }
 
 // Reads a name: spaces and tabs around it are dropped, then it must be 1 to

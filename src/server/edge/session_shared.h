@@ -90,12 +90,12 @@ struct Edge {
     int max_connections = 0;              // in all (issue 25)
     RateLimiter http{limits.http_per_second, limits.http_burst};
     RateLimiter post{limits.post_per_second, limits.post_burst};
-    RateLimiter ws{limits.ws_per_second, limits.ws_burst};
+    MessageLimiter ws{limits};  // issue 25: per connection, per account, a ceiling per address
     ConnectionCounter connections;
     TrustedProxies trusted;  // --trust-proxy: whose forwarding headers are believed
     Edge(EdgeLimits l, std::vector<std::string> origins, TrustedProxies proxies)
         : limits(l), allowed_origins(std::move(origins)), http(l.http_per_second, l.http_burst),
-          post(l.post_per_second, l.post_burst), ws(l.ws_per_second, l.ws_burst), trusted(std::move(proxies)) {}
+          post(l.post_per_second, l.post_burst), ws(l), trusted(std::move(proxies)) {}
 };
 
 struct Shared {

@@ -133,7 +133,7 @@ public:
                 break;  // Beast closes a stream whose message was too big
             }
             if (ec || closed_ || ending_) break;
-            if (limits_.enabled && !shared.edge->ws.allow(ip_, monotonic_now())) {
+            if (limits_.enabled && !shared.edge->ws.allow(message_bucket_, account_ ? account_->id : 0, ip_, monotonic_now())) {
                 metrics().limit_refusals.inc("ws_messages");
                 // A flood: answered while it lasts, then the connection is closed.
                 if (++rejected >= limits_.ws_rejected_before_close) {
@@ -245,6 +245,7 @@ private:
     websocket::close_code close_code_ = websocket::close_code::policy_error;
     std::string close_reason_ = "rate limited";
     EdgeLimits limits_;
+    TokenBucket message_bucket_;  // this connection's own message rate (issue 25)
     std::deque<std::shared_ptr<const std::string>> queue_;
     size_t queued_bytes_ = 0;
     bool closed_ = false;

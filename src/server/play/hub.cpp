@@ -62,7 +62,7 @@ Answer<Room*> Hub::find(const std::string& id) {
         }
         // Its last write did not reach storage: what storage has is the truth.
         keep = std::move(it->second->subscribers);
-        if (it->second->counted_open) --open_games_[it->second->client];
+        uncount_open(*it->second);
         forget_finished(id);
         rooms_.erase(it);
     }
@@ -134,7 +134,14 @@ void Hub::evict_finished() {
 void Hub::count_open(Room& r) {
     if (r.client.empty() || r.counted_open || r.game.is_over()) return;
     r.counted_open = true;
-    ++open_games_[r.client];
+    for (const std::string& key : open_keys(r.client)) ++open_games_[key];
+}
+
+void Hub::uncount_open(Room& r) {
+    if (!r.counted_open) return;
+    r.counted_open = false;
+    for (const std::string& key : open_keys(r.client))
+        if (auto it = open_games_.find(key); it != open_games_.end() && --it->second <= 0) open_games_.erase(it);
 }
 
 int Hub::open_games_of(const std::string& client) const {

@@ -53,6 +53,10 @@ struct RobotRequest {
     int elo = 0;
     Millis my_time = -1, their_time = -1, my_inc = 0, their_inc = 0;  // -1: no clock
     bool instant = false;        // the player asked for moves at once: no human time
+    // Issue 25 (fair shares): whose game it is: "account:ID" for a signed-in player, else
+    // the creator's address group (an IPv4 address, an IPv6 /64); "" counts as the game
+    // alone. The pool serves owners in turn, not games (robot.h).
+    std::string owner;
 };
 
 // A game's moves from its start, for the analysis service (analysis_service.h).
@@ -114,6 +118,10 @@ struct HubEnv {
     // first beyond either bound (`outpost serve --finished-cache-mib`).
     size_t max_finished_bytes = size_t(32) << 20;
     int draw_offer_interval_plies = 20;     // a side offers a draw at most once per this many plies
+    // Issue 25 (rating farming): of the rated games between the same two accounts that
+    // end within 24 hours, only this many change ratings; later ones are played as
+    // made (rated) but change nothing (0: no limit). Counted since the hub started.
+    int max_rated_games_per_pair_per_day = 3;
     // Writes go through a writer thread with group commit; tests may write inline.
     bool inline_writes = false;
     // The arbiter's reason for a game an admin ended (hub_arbiter.cpp), read when the
@@ -283,11 +291,15 @@ private:
     // an error when the id is another game's.
     Answer<std::optional<CreatedGame>> made_before(const NewGameRequest& spec, std::int64_t creator_account,
                                                    std::int64_t opponent_account);
-    int open_games_of(const std::string& client) const;
+    int open_games_of(const std::string& key) const;
+    // The keys a game counts under, from Room::client: its creator's address group and,
+    // signed in, "account:ID" (issue 25), each with "/correspondence" for those games.
+    static std::vector<std::string> open_keys(const std::string& client);
     // The cap on a client's unfinished games (issue 25: every way a game is made, a
-    // rematch too); `key` as Room::client ("" : not counted).
-    std::optional<ProtocolError> over_open_cap(const std::string& key) const;
+    // rematch too; per address and per account); `client` as Room::client ("": not counted).
+    std::optional<ProtocolError> over_open_cap(const std::string& client) const;
     void count_open(Room& r);
+    void uncount_open(Room& r);
     std::string robot_name(int level, int elo) const;
     void fill_robot_elo(Room& r) const;
 
@@ -301,7 +313,7 @@ private:
     std::unordered_map<std::string, std::list<std::pair<std::string, size_t>>::iterator> lru_pos_;
     size_t finished_bytes_ = 0;
     void forget_finished(const std::string& id);
-    std::unordered_map<std::string, int> open_games_;  // per client key
+    std::unordered_map<std::string, int> open_games_;  // per key of open_keys
     std::uint64_t next_robot_request_ = 0;
     // When the player's move being handled came in (for outpost_move_latency_seconds,
     // observe/metrics.h): set by handle_message around its commit, under mutex_.
@@ -313,6 +325,10 @@ private:
     // P23: the ratings as the hub last computed or read them (it is their only writer,
     // and storage may be a batch behind), per (account, class).
     std::map<std::pair<std::int64_t, std::string>, StoredRating> ratings_;
+    // Issue 25: when each pair of accounts (the smaller id first) last had rated games
+    // change ratings, within the last 24 hours (wall ms; HubEnv::max_rated_games_per_pair_per_day).
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::int64_t>> rated_pairs_;
+    bool pair_rated_too_often(std::int64_t a, std::int64_t b);
     // Last: made after and gone before everything its completions use.
     StorageWriter writer_;
 };

@@ -93,10 +93,7 @@ void Hub::end_game_tasks(Room& r) {
         if (env_.cancel_robot) env_.cancel_robot(r.id());
     }
     if (env_.cancel_dead_position) env_.cancel_dead_position(r.id());
-    if (r.counted_open) {
-        r.counted_open = false;
-        if (--open_games_[r.client] <= 0) open_games_.erase(r.client);
-    }
+    uncount_open(r);
 }
 
 }  // namespace outpost::server

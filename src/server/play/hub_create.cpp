@@ -44,9 +44,15 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
         std::lock_guard lock(mutex_);
         // C3: correspondence games are counted apart, under a cap of their own.
         // Issue 25: an IPv6 client is its /64 (common/guards.h address_group).
+        // Issue 25: a signed-in creator's account is counted as well as the address, so
+        // that many addresses do not give one account more games. A service that passes
+        // no client (simul boards; events use create_event_game) is not counted.
         std::string key = client.empty() ? std::string() : address_group(client);
-        if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty())
+        if (!key.empty() && account) key += " account:" + std::to_string(account->id);
+        if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty()) {
+            if (const size_t space = key.find(' '); space != std::string::npos) key.insert(space, "/correspondence");
             key += "/correspondence";
+        }
         if (auto over = over_open_cap(key)) return *over;
         const std::int64_t creator_account = account && spec->opponent != "hotseat" ? account->id : 0;
         auto before = made_before(*spec, creator_account, opponent_account);
@@ -65,15 +71,29 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
     return created;
 }
 
-std::optional<ProtocolError> Hub::over_open_cap(const std::string& key) const {
-    if (key.empty()) return std::nullopt;
-    const int cap = key.ends_with("/correspondence") ? env_.max_open_correspondence_per_client : env_.max_open_games_per_client;
-    if (open_games_of(key) < cap) return std::nullopt;
-    metrics().limit_refusals.inc("open_games");
-    return ProtocolError{"rate_limited",
-                         "you have " + std::to_string(cap) +
-                             " unfinished games; finish, resign or abort one before you start another",
-                         429};
+std::vector<std::string> Hub::open_keys(const std::string& client) {
+    std::vector<std::string> keys;
+    size_t at = 0;
+    while (at < client.size()) {
+        const size_t space = std::min(client.find(' ', at), client.size());
+        if (space > at) keys.push_back(client.substr(at, space - at));
+        at = space + 1;
+    }
+    return keys;
+}
+
+std::optional<ProtocolError> Hub::over_open_cap(const std::string& client) const {
+    for (const std::string& key : open_keys(client)) {
+        const int cap = key.ends_with("/correspondence") ? env_.max_open_correspondence_per_client : env_.max_open_games_per_client;
+        if (open_games_of(key) < cap) continue;
+        metrics().limit_refusals.inc("open_games");
+        return ProtocolError{"rate_limited",
+                             std::string(key.starts_with("account:") ? "your account has " : "you have ") +
+                                 std::to_string(cap) +
+                                 " unfinished games; finish, resign or abort one before you start another",
+                             429};
+    }
+    return std::nullopt;
 }
 
 Answer<CreatedGame> Hub::create_event_game(const std::string& time_control, bool casual, const Account& white,

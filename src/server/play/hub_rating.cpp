@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/play/hub.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "server/accounts/ratings.h"
@@ -15,6 +16,11 @@ void Hub::rate(Room& r) {
     if (!changes_ratings(r.info, r.game.outcome(), r.game.ply() - r.preset_plies)) return;
     const std::string cls(club::rating_class_name(*rated_class(r.info)));
     const std::int64_t accounts[2] = {r.info.white_account, r.info.black_account};
+    if (pair_rated_too_often(accounts[0], accounts[1])) {
+        log_event(LogLevel::INFO, "a rated game changes no rating: the pair's games today are rated already",
+                  {{"game", r.id()}});
+        return;
+    }
     StoredRating now[2];
     for (int c = 0; c < 2; ++c) {
         auto got = current_rating(accounts[c], cls);
@@ -27,6 +33,21 @@ void Hub::rate(Room& r) {
     }
     r.info.rating = rate_game(cls, accounts[0], now[0], accounts[1], now[1], score_for(r.game.outcome(), WHITE), env_.wall_ms());
     for (int c = 0; c < 2; ++c) ratings_[{accounts[c], cls}] = r.info.rating->side[c].after;
+    rated_pairs_[std::minmax(accounts[0], accounts[1])].push_back(env_.wall_ms());
+}
+
+// Issue 25: two accounts of one person traded 30 resignations for 2018 against 982.
+bool Hub::pair_rated_too_often(std::int64_t a, std::int64_t b) {
+    const int cap = env_.max_rated_games_per_pair_per_day;
+    if (cap <= 0) return false;
+    constexpr std::int64_t Day = 24 * 3'600'000LL;
+    const std::int64_t since = env_.wall_ms() - Day;
+    if (rated_pairs_.size() > 4096)  // pairs with nothing in the last day are forgotten
+        std::erase_if(rated_pairs_, [&](const auto& e) { return e.second.empty() || e.second.back() <= since; });
+    auto it = rated_pairs_.find(std::minmax(a, b));
+    if (it == rated_pairs_.end()) return false;
+    std::erase_if(it->second, [&](std::int64_t at) { return at <= since; });
+    return int(it->second.size()) >= cap;
 }
 
 Result<std::optional<StoredRating>> Hub::rating_of(std::int64_t account, const std::string& rating_class) {

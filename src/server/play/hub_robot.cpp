@@ -30,6 +30,11 @@ void Hub::maybe_ask_robot(Room& r) {
     req.level = r.info.robot_level;
     req.elo = r.info.robot_level ? 0 : r.info.robot_elo;
     req.instant = r.robot_instant;
+    // Issue 25: the human's account, else the address that made the game.
+    const std::int64_t human = turn == WHITE ? r.info.black_account : r.info.white_account;
+    std::string address = r.client.substr(0, r.client.find(' '));  // without its account (open_keys)
+    if (address.ends_with("/correspondence")) address.resize(address.size() - std::string_view("/correspondence").size());
+    req.owner = human ? "account:" + std::to_string(human) : address.empty() ? "" : "address:" + address;
     if (r.clock && !r.clock->time_control().correspondence()) {
         const Period& p = r.clock->time_control().periods.front();
         req.my_time = std::max<Millis>(0, r.clock->remaining(turn));

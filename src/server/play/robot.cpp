@@ -147,16 +147,49 @@ bool RobotPool::take(bool quick_only, RobotRequest& out) {
     auto busy = [&](const std::string& id) {
         return std::any_of(slots_.begin(), slots_.end(), [&](const auto& s) { return s->game_id == id; });
     };
-    // Quick requests first, then the others, each in the order the games asked; a game
-    // whose previous search is still being stopped waits for it (one search per game).
+    // A request without an owner is its game's own.
+    auto owner_of = [](const RobotRequest& r) { return r.owner.empty() ? "game:" + r.game_id : r.owner; };
+    auto running = [&](const std::string& owner) {
+        return std::count_if(slots_.begin(), slots_.end(), [&](const auto& s) { return !s->game_id.empty() && s->owner == owner; });
+    };
+    auto served = [&](const std::string& owner) {
+        auto it = last_served_.find(owner);
+        return it == last_served_.end() ? std::uint64_t(0) : it->second;
+    };
+    // Quick requests first, then the others; among them the owner with the fewest
+    // searches running, then the owner served longest ago, then the game that asked
+    // first. A game whose previous search is still being stopped waits for it (one
+    // search per game).
     for (bool quick : {true, false}) {
         if (!quick && quick_only) break;
+        auto best = queue_.end();
+        std::string best_owner;
+        std::ptrdiff_t best_running = 0;
+        std::uint64_t best_served = 0;
         for (auto it = queue_.begin(); it != queue_.end(); ++it) {
             if (is_quick(*it) != quick || busy(it->game_id)) continue;
-            out = std::move(*it);
-            queue_.erase(it);
-            return true;
+            std::string owner = owner_of(*it);
+            const std::ptrdiff_t n = running(owner);
+            const std::uint64_t when = served(owner);
+            if (best == queue_.end() || n < best_running || (n == best_running && when < best_served)) {
+                best = it;
+                best_owner = std::move(owner);
+                best_running = n;
+                best_served = when;
+            }
         }
+        if (best == queue_.end()) continue;
+        out = std::move(*best);
+        queue_.erase(best);
+        last_served_[best_owner] = ++takes_;
+        // Forget owners with nothing queued or running (the map stays as small as the
+        // set of players waiting for the robot).
+        if (last_served_.size() > 2 * (queue_.size() + slots_.size()) + 16)
+            std::erase_if(last_served_, [&](const auto& e) {
+                return e.first != best_owner && running(e.first) == 0 &&
+                       std::none_of(queue_.begin(), queue_.end(), [&](const RobotRequest& r) { return owner_of(r) == e.first; });
+            });
+        return true;
     }
     return false;
 }
@@ -172,6 +205,7 @@ void RobotPool::run(Slot& slot, bool quick_only) {
             cv_.wait(lock, [&] { return stopping_ || take(quick_only, req); });
             if (stopping_) return;
             slot.game_id = req.game_id;
+            slot.owner = req.owner.empty() ? "game:" + req.game_id : req.owner;
             slot.discard = false;
         }
         if (req.level > 0) {
@@ -202,6 +236,7 @@ void RobotPool::run(Slot& slot, bool quick_only) {
             discard = slot.discard || stopping_;
             slot.engine = nullptr;
             slot.game_id.clear();
+            slot.owner.clear();
             // A person's time: the move waits for the timer (a new request or a cancel
             // of the game drops it), and this thread goes on to the next game.
             if (!discard && result.best && answer_at > now_()) {

@@ -8,6 +8,12 @@
 //     replaces its queued one and stops its running search (the position changed);
 //   - games take turns (round-robin in the order they asked), so no game waits
 //     behind another game's queue;
+//   - issue 25, fair shares: players take turns before games do. Each request names
+//     its owner (RobotRequest::owner: the account, else the address group); a free
+//     thread takes the request whose owner has the fewest searches running, then the
+//     owner served longest ago, then the game that asked first. One player's twenty
+//     games therefore hold at most one thread while another player waits, and the
+//     other player's game is next whatever the first one asks;
 //   - the quick levels (those with a cap on thinking time of at most QuickMs) go
 //     first, and one extra thread thinks for them alone, so that they never wait
 //     behind full-strength searches;
@@ -28,6 +34,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/engine.h"
@@ -77,6 +84,7 @@ public:
 private:
     struct Slot {  // what one thread is thinking about
         std::string game_id;
+        std::string owner;  // its request's owner (fair shares)
         bool discard = false;
         engine::Engine* engine = nullptr;  // set once its search has started
     };
@@ -97,6 +105,10 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<RobotRequest> queue_;  // one per game, in the order the games asked
+    // When each owner was last given a thread (a count of takes; fair shares). Owners
+    // with nothing queued or running are forgotten.
+    std::unordered_map<std::string, std::uint64_t> last_served_;
+    std::uint64_t takes_ = 0;
     std::vector<std::unique_ptr<Slot>> slots_;
     bool stopping_ = false;
     bool human_ = false;

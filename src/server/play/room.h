@@ -49,7 +49,9 @@ public:
     std::uint64_t robot_request = 0;                          // the outstanding robot request (0: none)
     Millis turn_began = 0;                                    // monotonic: the last move (or creation)
     Millis absent_since[COLOR_NB] = {0, 0};                   // monotonic: since when no connection holds the seat
-    std::string client;                                       // who created it (per-client caps)
+    // Who created it (per-client caps): the address group, then " account:ID" for a
+    // signed-in creator (issue 25), each with "/correspondence" for those (Hub::open_keys).
+    std::string client;
     bool counted_open = false;  // counted in the creator's open games
     bool robot_instant = false;  // the creator asked the robot to move at once (not stored: a restart forgets it)
     int preset_plies = 0;  // moves of the PGN the game started from (nobody's to take back)

@@ -66,7 +66,7 @@ struct StoredGame {
     std::int64_t turn_started_ms = 0;     // wall clock when the running clock started
     std::string rematch_of, rematch_game;
     std::string rematch_white_token, rematch_black_token;  // the seat in the rematch of this game's white / black
-    std::string client;                   // the address that created it, while unfinished (open-games cap)
+    std::string client;                   // who created it, while unfinished (open-games cap; Hub::open_keys)
     // The account of each seat (P21): set when a signed-in player creates or takes the
     // seat; 0 (NULL in the database) for robots, anonymous players and hotseat games.
     std::int64_t white_account = 0, black_account = 0;
