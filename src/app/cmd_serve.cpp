@@ -19,7 +19,7 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
     cmd->add_option("--port", cfg->port, "Port (0 picks a free one)");
     cmd->add_option("--db", cfg->db, "SQLite database file (created if missing)");
     cmd->add_option("--web", cfg->web_dir, "Serve the web UI from this folder (development) instead of the one built in");
-    cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
+    cmd->add_option("--io-threads", cfg->io_threads, "Network threads (default: one a core)")->check(CLI::Range(1, 64));
     cmd->add_option("--robot-threads", cfg->robot_threads,
                     "Threads that think for the robot (0: one per core), plus one for the quick levels")
         ->check(CLI::Range(0, 64));
