@@ -5,7 +5,7 @@
 # counts clients per address). Prints the victim's p50/p99 during each attack and
 # whether the attackers' own requests were answered. See README.md here.
 # SPDX-License-Identifier: GPL-3.0-or-later
-import argparse, base64, http.client, json, multiprocessing as mp, os, random, re, socket, sqlite3
+import argparse, base64, http.client, json, multiprocessing as mp, os, random, re, shutil, socket, sqlite3
 import struct, subprocess, sys, tempfile, threading, time
 
 PASSWORD = "Fair-shares-25-bench"
@@ -431,6 +431,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--only", default="", help="run only the attacks whose name contains this")
     ap.add_argument("--serve-args", default="")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder (the database, the server's log)")
     a = ap.parse_args()
     say = lambda m: print(m, flush=True)
     tmp = tempfile.mkdtemp(prefix="outpost-fairness-")
@@ -466,6 +467,8 @@ def main():
             time.sleep(1)
     finally:
         server.stop()
+        if not a.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
     say("")
     say("| attack | victim moves | p50 ms | p99 ms | max ms | attackers' requests answered (of them refused) | hung |")
     say("|---|---|---|---|---|---|---|")
