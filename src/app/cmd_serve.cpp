@@ -46,7 +46,7 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
             },
             "URL"));
     cmd->add_option("--web", cfg->web_dir, "Serve the web UI from this folder (development) instead of the one built in");
-    cmd->add_option("--io-threads", cfg->io_threads, "Network threads")->check(CLI::Range(1, 64));
+    cmd->add_option("--io-threads", cfg->io_threads, "Network threads (default: one a core)")->check(CLI::Range(1, 64));
     cmd->add_option("--robot-threads", cfg->robot_threads,
                     "Threads that think for the robot (0: one per core), plus one for the quick levels")
         ->check(CLI::Range(0, 64));

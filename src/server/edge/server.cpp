@@ -29,6 +29,46 @@ awaitable<HttpResponse> answer_off_thread(AccountService& service, HttpRequest r
 }
 
 
+// The answer of a request that needs no password hash (on whatever thread calls it).
+HttpResponse dispatch(const Shared& shared, const HttpRequest& request) {
+    try {
+        if (shared.admin && AdminService::handles(request)) return shared.admin->handle(request);
+        if (shared.puzzles && PuzzleService::handles(request)) return shared.puzzles->handle(request);
+        if (shared.events && EventService::handles(request)) return shared.events->handle(request);
+        if (shared.account_service && AccountService::handles(request)) return shared.account_service->handle(request);
+        if (shared.simuls && SimulService::handles(request)) return shared.simuls->handle(request);
+        return route(request, *shared.hub, *shared.files, shared.analysis);
+    } catch (const std::exception& e) {
+        return HttpResponse{500, "application/json", error_json({"internal", e.what(), 500}), {}};
+    }
+}
+
+// Issue 25: the answer of a request, computed on the request pool; the worker leaves
+// it in `done` and posts a wake-up to the connection's strand, where the connection
+// waits on a timer that the wake-up cancels (no handler of the coroutine crosses
+// threads). Not a coroutine itself: GCC 12 miscompiles a lambda passed by value as a
+// coroutine's argument (its strings were freed twice).
+struct PoolAnswer {
+    std::shared_ptr<asio::steady_timer> timer;
+    std::shared_ptr<std::optional<HttpResponse>> done = std::make_shared<std::optional<HttpResponse>>();
+};
+bool post_to_pool(WorkPool& pool, const asio::any_io_executor& ex, PoolAnswer& answer,
+                  std::function<HttpResponse()> work) {
+    answer.timer = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
+    return pool.try_post([ex, timer = answer.timer, done = answer.done, work = std::move(work)] {
+        *done = work();
+        asio::post(ex, [timer] { timer->cancel(); });
+    });
+}
+// A full queue is answered at once: 503 rate_limited, as the hashing pool's
+// (docs/protocol.md, Limits).
+HttpResponse pool_busy() {
+    metrics().limit_refusals.inc("request_pool");
+    return HttpResponse{503, "application/json",
+                        error_json({"rate_limited", "the server is busy; try again in a few seconds", 503}),
+                        {{"Retry-After", "2"}}};
+}
+
 http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version, bool keep_alive, bool head,
                                            bool tls) {
     http::response<http::string_body> res{http::status(r.status), version};
@@ -139,27 +179,34 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
         request.accept_encoding = std::string(sv(req[http::field::accept_encoding]));
         request.if_none_match = std::string(sv(req[http::field::if_none_match]));
         request.secure = request_is_secure(tls || client.https, request.origin);
-        Identity who = identify_request(req, shared);
-        request.account = std::move(who.account);
-        request.session_token = std::move(who.token);
+        // The session of the cookie (a read of the account store) with the answer.
+        auto identified = [&shared](HttpRequest& q) {
+            Identity who = identify(shared.accounts, q.cookie, wall_now());
+            q.account = std::move(who.account);
+            q.session_token = std::move(who.token);
+        };
         HttpResponse r;
-        try {
-            if (shared.admin && AdminService::handles(request)) {
-                r = shared.admin->handle(request);
-            } else if (shared.puzzles && PuzzleService::handles(request)) {
-                r = shared.puzzles->handle(request);
-            } else if (shared.events && EventService::handles(request)) {
-                r = shared.events->handle(request);
-            } else if (shared.account_service && AccountService::handles(request)) {
-                if (AccountService::hashes(request)) r = co_await answer_off_thread(*shared.account_service, std::move(request));
-                else r = shared.account_service->handle(request);
-            } else if (shared.simuls && SimulService::handles(request)) {
-                r = shared.simuls->handle(request);
+        if (shared.account_service && AccountService::handles(request) && AccountService::hashes(request)) {
+            identified(request);
+            r = co_await answer_off_thread(*shared.account_service, std::move(request));
+        } else if (shared.work && request.target.rfind("/api/", 0) == 0) {
+            // Issue 25: every route of the API may read or write the database, pair a
+            // round or parse a PGN: it runs on the request pool, not here.
+            PoolAnswer answer;
+            std::function<HttpResponse()> work = [shared, identified, request = std::move(request)]() mutable {
+                identified(request);
+                return dispatch(shared, request);
+            };
+            if (!post_to_pool(*shared.work, co_await asio::this_coro::executor, answer, std::move(work))) {
+                r = pool_busy();
             } else {
-                r = route(request, *shared.hub, *shared.files, shared.analysis);
+                co_await answer.timer->async_wait(asio::redirect_error(use_awaitable, ec));
+                r = *answer.done ? std::move(**answer.done)
+                                 : HttpResponse{500, "application/json", error_json({"internal", "no answer", 500}), {}};
             }
-        } catch (const std::exception& e) {
-            r = HttpResponse{500, "application/json", error_json({"internal", e.what(), 500}), {}};
+        } else {
+            identified(request);
+            r = dispatch(shared, request);
         }
         auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head, tls);
         co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
@@ -358,10 +405,20 @@ int run_server(const ServerConfig& config) {
         return game->value("result", "*");
     };
     SimulService simuls(simul_env, simul_store->get());
-    env.on_live_game = [&lobby, &simuls, &events_hook](const LiveGame& g) {
-        lobby.on_live_game(g);
-        simuls.on_live_game(g);
-        if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
+    // Issue 25: domains do not wait on each other. The hub reports its games (under its
+    // own lock) by message: queued here and delivered in order on a thread of the
+    // other domains', so a game's end never waits for the events' or simuls' lock.
+    // Declared after them below (`live_feed`): destroyed first, delivering what waits.
+    std::atomic<WorkPool*> live_feed{nullptr};
+    env.on_live_game = [&lobby, &simuls, &events_hook, &live_feed](const LiveGame& g) {
+        WorkPool* feed = live_feed.load();
+        auto report = [&lobby, &simuls, &events_hook, g] {
+            lobby.on_live_game(g);
+            simuls.on_live_game(g);
+            if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
+        };
+        if (feed) feed->post(std::move(report));
+        else report();  // at start-up, before the feed runs
     };
     hub = std::make_unique<Hub>(env, storage->get());
     auto event_store = config.stores.events ? config.stores.events() : EventStore::open(config.db);
@@ -375,6 +432,12 @@ int run_server(const ServerConfig& config) {
         return 1;
     }
     events_hook = events->get();
+    WorkPool feed(1, 0);
+    live_feed = &feed;
+    struct FeedOff {  // the hub reports directly again once the feed is gone
+        std::atomic<WorkPool*>& feed;
+        ~FeedOff() { feed = nullptr; }
+    } feed_off{live_feed};
 
     auto resumed = hub->resume_from_storage();
     if (!resumed) {
@@ -457,7 +520,11 @@ int run_server(const ServerConfig& config) {
     tcp::acceptor& acceptor = listening->main;
     const unsigned short port = acceptor.local_endpoint().port();
     const unsigned short redirect_port = listening->redirect ? listening->redirect->local_endpoint().port() : 0;
-    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles}), asio::detached);
+    // Issue 25: the API's routes on a bounded pool (two threads a core, nice +5 so that
+    // the network threads come first), the lobby's and simuls' messages on one thread.
+    WorkPool requests(WorkPool::for_cores(2, 2, 16), 256, 5);
+    WorkPool domains(1, 4096);
+    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles, &requests, &domains}), asio::detached);
     if (listening->redirect)
         asio::co_spawn(ioc,
                        https_redirect_listener(std::move(*listening->redirect), port,

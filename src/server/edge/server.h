@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
+#include <algorithm>
 #include <vector>
 
 #include "server/accounts/accounts.h"
@@ -21,10 +23,10 @@ struct ServerConfig {
     // without an opener is SQLite's on `db`.
     StoreOpeners stores;
     std::string web_dir;  // "": the web UI compiled into the executable (edge/static_files.h)
-    // One network thread: the hub takes one lock per message, so a second thread adds
-    // handoffs, not throughput (bench/serve-load at 10,000 games: p50 0.4 ms with one,
-    // 216 ms with two). The robot thinks on its own threads.
-    int io_threads = 1;
+    // Issue 25: one network thread a core. They only parse, route and write: the API's
+    // routes run on the request pool, the lobby's and simuls' messages on a thread of
+    // their own, so a heavy request waits for a worker, never the other connections.
+    int io_threads = int(std::max(1u, std::thread::hardware_concurrency()));
     int robot_threads = 0;  // 0: one per core (and one more for the quick levels)
     bool sync_full = false;
     int max_open_games = 20;  // unfinished games per client address (docs/protocol.md, Limits); 0: no cap

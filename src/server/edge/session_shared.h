@@ -26,6 +26,7 @@
 #include "server/common/client_address.h"
 #include "server/common/guards.h"
 #include "server/common/https.h"
+#include "server/common/work_pool.h"
 #include "server/events/simul_on_bus.h"
 #include "server/players/lobby_on_bus.h"
 #include "server/players/account_service.h"
@@ -113,6 +114,11 @@ struct Shared {
     AdminService* admin = nullptr;      // SPEC D9: /api/v1/admin, /api/v1/reports
     TlsCertificate* tls = nullptr;   // --tls-cert: every connection speaks TLS
     PuzzleService* puzzles = nullptr;   // issue 29: /api/v1/puzzles, /api/v1/games/ID/mistakes
+    // Issue 25: nothing slow on the network threads. The API's routes run on `work`
+    // (bounded, sized from the machine); the lobby's and simuls' WebSocket messages on
+    // `domains` (one thread: in the order they came).
+    WorkPool* work = nullptr;
+    WorkPool* domains = nullptr;
 };
 
 // C5: the lag the server measured on a connection, from its own WebSocket pings: half

@@ -158,11 +158,27 @@ public:
                 deliver(std::make_shared<const std::string>(error_json({"bad_request", "send JSON text messages"})));
                 continue;
             }
-            shared.bus->send(address, *this, text, measured_lag_);
+            if (address.topic == Topic::GAME || !shared.domains) {
+                shared.bus->send(address, *this, text, measured_lag_);
+                continue;
+            }
+            // Issue 25: the lobby's and simuls' messages may make games and write the
+            // database: on their own thread, in the order they came; their answers come
+            // back through deliver(). Too many waiting: answered at once.
+            auto self = this->shared_from_this();
+            if (!shared.domains->try_post([self, bus = shared.bus, address, text, lag = measured_lag_] {
+                    bus->send(address, *self, text, lag);
+                }))
+                deliver(std::make_shared<const std::string>(
+                    error_json({"rate_limited", "the server is busy; try again in a few seconds", 503})));
         }
         if (!closing_) closed_ = true;
         ping_timer_.cancel();
-        shared.bus->leave(address, this);
+        if (address.topic == Topic::GAME || !shared.domains) {
+            shared.bus->leave(address, this);
+        } else {  // after the messages it sent (never dropped)
+            shared.domains->post([self = this->shared_from_this(), bus = shared.bus, address] { bus->leave(address, self.get()); });
+        }
     }
 
 private:

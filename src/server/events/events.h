@@ -14,8 +14,9 @@
 //
 // The events live in memory and in an EventStore (stores/event_store.h; in SQLite three
 // tables of the games' database); every change is written before it is answered.
-// Locking: the service's mutex is never held while calling the hub (the hub calls
-// on_game_over under its own lock).
+// Locking: the service's mutex is never held while calling the hub, nor while a round
+// is paired (issue 25: on a copy); the hub reports results by message (on_game_over,
+// called on the server's thread of reports, never under the hub's lock).
 //
 // A round starts in two steps: the pairing is saved with a game id chosen for every
 // board to be played online, then the hub makes each game with that id and the board
@@ -93,7 +94,8 @@ public:
     static bool handles(const HttpRequest& req);
     HttpResponse handle(const HttpRequest& req);
 
-    // From the hub (HubEnv::on_live_game), under the hub's lock.
+    // A game's end, as the hub reports it (HubEnv::on_live_game; in `outpost serve`
+    // by message, on a thread of its own: never under the hub's lock).
     void on_game_over(const LiveGame& g);
     // After the hub resumed its games at start-up: every board whose game is over in the
     // game store but has no result here gets it (the result of a game that ended while
@@ -143,6 +145,10 @@ private:
         Account white, black;
     };
     int make_games(const std::vector<GameToMake>& games);
+    // Issue 25: why the event's next round cannot start (none: it can); the next round
+    // paired on `next`, a copy of the event, outside the lock (its games to make).
+    static std::optional<ProtocolError> cannot_start(const Event& e);
+    Answer<bool> pair_next_round(Event& next, std::vector<GameToMake>& games);
     Answer<Event*> find(std::int64_t id);
     std::string to_json(const Event& e, const Account* viewer) const;
 

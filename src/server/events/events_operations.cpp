@@ -117,6 +117,7 @@ Answer<std::string> EventService::join(std::int64_t id, const Account& a) {
     std::lock_guard lock(mutex_);
     auto found = find(id);
     if (!found) return found.error();
+    if (starting_.count(id)) return refused("the round is being started; try again in a moment");
     Event next = **found;
     if (next.finished()) return refused("the event is over");
     if (next.closed_ms) return refused("the event was closed by an administrator");
@@ -150,6 +151,7 @@ Answer<std::string> EventService::withdraw(std::int64_t id, const Account& a) {
     std::lock_guard lock(mutex_);
     auto found = find(id);
     if (!found) return found.error();
+    if (starting_.count(id)) return refused("the round is being started; try again in a moment");
     Event next = **found;
     if (next.finished()) return refused("the event is over");
     auto it = std::find_if(next.players.begin(), next.players.end(), [&](const EventPlayer& p) { return p.account == a.id; });
@@ -179,6 +181,7 @@ Answer<std::string> EventService::request_bye(std::int64_t id, const Account& a,
     std::lock_guard lock(mutex_);
     auto found = find(id);
     if (!found) return found.error();
+    if (starting_.count(id)) return refused("the round is being started; try again in a moment");
     Event next = **found;
     if (next.round_robin()) return refused("half-point byes are for Swiss events");
     if (*round <= next.current_round || *round > next.rounds)
@@ -194,123 +197,157 @@ Answer<std::string> EventService::request_bye(std::int64_t id, const Account& a,
 }
 
 Answer<std::string> EventService::start_round(std::int64_t id, const Account& a) {
-    std::vector<GameToMake> games;
-    int round = 0;
-    // P23: the players' ratings in the event's class as the first round starts (read
-    // from the hub outside the lock: the hub reports results under its own).
-    std::map<std::int64_t, int> ratings;
-    {
-        std::vector<std::int64_t> accounts;
-        std::string cls;
-        {
-            std::lock_guard lock(mutex_);
-            auto found = find(id);
-            if (!found) return found.error();
-            if ((*found)->current_round == 0 && (*found)->organiser == a.id) {
-                cls = event_rating_class((*found)->time_control);
-                for (const EventPlayer& p : (*found)->players) accounts.push_back(p.account);
-            }
-        }
-        if (!cls.empty())
-            for (std::int64_t account : accounts)
-                if (auto r = hub_.rating_of(account, cls); r && *r) ratings[account] = int(std::lround((*r)->rating));
-    }
+    // Issue 25: a round is paired on a copy of the event, outside the lock (a 500-player
+    // Swiss takes seconds): the event is marked as starting, which refuses entries,
+    // withdrawals, byes and another start meanwhile; results and a closing may come and
+    // are kept (the new round is added to the event as it is then).
+    Event next;
     {
         std::lock_guard lock(mutex_);
         auto found = find(id);
         if (!found) return found.error();
-        Event next = **found;
-        if (next.organiser != a.id) return organiser_only();
+        if ((*found)->organiser != a.id) return organiser_only();
         if (starting_.count(id)) return refused("the round is being started");
-        if (next.closed_ms) return refused("the event was closed by an administrator");
-        if (next.current_round > 0 && !next.round_complete(next.current_round))
-            return refused("round " + std::to_string(next.current_round) + " still has boards without a result");
-        if (next.current_round > 0 && next.current_round >= next.rounds) return refused("every round has been played");
-        round = next.current_round + 1;
-        if (round == 1)
-            for (EventPlayer& p : next.players) p.rating = ratings.count(p.account) ? ratings[p.account] : 0;
-        auto active = [&](const EventPlayer& p) {
-            return (p.withdrawn_from == 0 || p.withdrawn_from > round) && p.joined_in <= round;
-        };
-        club::Round pairing;
-        if (next.round_robin()) {
-            if (round == 1) {
-                const int n = int(next.players.size());
-                if (n < 3) return refused("a round-robin needs 3 to 20 players (C.05 Annex 1); it has " + std::to_string(n));
-                // C.05: the start numbers by the drawing of lots.
-                std::shuffle(next.players.begin(), next.players.end(), lots_);
-                for (std::size_t i = 0; i < next.players.size(); ++i) next.players[i].start_rank = int(i) + 1;
-            }
-            club::RoundRobinOptions options;
-            options.double_round = next.system == EventSystem::DOUBLE_ROUND_ROBIN;
-            auto schedule = club::berger_schedule(int(next.players.size()), options);
-            if (!schedule) return ProtocolError{"internal", schedule.error().message, 500};
-            next.rounds = int(schedule->size());
-            pairing = (*schedule)[std::size_t(round - 1)];
-        } else {
-            int playing = 0;
-            for (const EventPlayer& p : next.players) playing += active(p) && !p.byes.count(round);
-            if (playing < 2) return refused("round " + std::to_string(round) + " needs at least 2 players to pair");
-            if (round == 1) {
-                // Starting ranks in C.04.2's initial order; the initial colour by lot.
-                std::stable_sort(next.players.begin(), next.players.end(), c04_2_initial_order);
-                for (std::size_t i = 0; i < next.players.size(); ++i) next.players[i].start_rank = int(i) + 1;
-                next.initial_colour = lots_() % 2 ? club::Colour::WHITE : club::Colour::BLACK;
-            }
-            club::Tournament t = to_tournament(next, round - 1);
-            // Entries made before pairing: requested half-point byes and absences.
-            for (std::size_t i = 0; i < next.players.size(); ++i) {
-                const EventPlayer& p = next.players[i];
-                if (!active(p)) t.players[i].rounds.push_back({0, club::Colour::NONE, club::ResultCode::ZERO_BYE});
-                else if (p.byes.count(round)) t.players[i].rounds.push_back({0, club::Colour::NONE, club::ResultCode::HALF_BYE});
-            }
-            if (t.rounds_paired() != round - 1)
-                return ProtocolError{"internal", "the event's rounds do not match its pairings", 500};
-            auto paired = club::pair_dutch(t);
-            if (!paired) return refused("round " + std::to_string(round) + " cannot be paired: " + paired.error().message);
-            pairing = std::move(*paired);
-        }
-        auto player = [&](int rank) -> const EventPlayer* {
-            for (const EventPlayer& p : next.players)
-                if (p.start_rank == rank) return &p;
-            return nullptr;
-        };
-        int board = 0;
-        for (const club::Pairing& pr : pairing) {
-            EventBoard b;
-            b.round = round;
-            b.board = ++board;
-            b.white = pr.white;
-            b.black = pr.black;
-            const EventPlayer* w = player(pr.white);
-            const EventPlayer* k = pr.black ? player(pr.black) : nullptr;
-            if (!w || (pr.black && !k)) return ProtocolError{"internal", "the pairing names a player the event lacks", 500};
-            if (pr.is_bye()) {
-                b.result = "bye";
-            } else if (!active(*w) || !active(*k)) {
-                // A round-robin keeps its schedule: a withdrawn player's games are lost by forfeit.
-                b.result = !active(*w) && !active(*k) ? "--" : !active(*w) ? "-+" : "+-";
-            } else if (next.online) {
-                b.game_id = event_game_id();  // saved with the round, made after (recover_games)
-                games.push_back({id, round, b.board, b.game_id, next.time_control, !next.rated,
-                                 Account{w->account, w->name}, Account{k->account, k->name}});
-            }
-            next.boards.push_back(std::move(b));
-        }
-        next.current_round = round;
-        next.round_started_ms.push_back(wall_ms_());
-        if (auto ok = save(next); !ok) return ok.error();
-        **found = std::move(next);
-        for (const GameToMake& g : games) by_game_[g.game_id] = {id, {round, g.board}};
-        if (!games.empty()) starting_.insert(id);
+        next = **found;
+        if (auto why = cannot_start(next)) return *why;
+        starting_.insert(id);
     }
-    // The games, outside the lock (the hub reports to on_game_over under its own).
+    struct Started {  // the mark comes off however the start ends
+        EventService& service;
+        std::int64_t id;
+        bool keep = false;
+        ~Started() {
+            if (keep) return;
+            std::lock_guard lock(service.mutex_);
+            service.starting_.erase(id);
+        }
+    } started{*this, id};
+    std::vector<GameToMake> games;
+    auto paired = pair_next_round(next, games);
+    if (!paired) return paired.error();
+    const int round = next.current_round;
+    {
+        std::lock_guard lock(mutex_);
+        auto found = find(id);
+        if (!found) return found.error();
+        Event now = **found;
+        if (now.closed_ms) return refused("the event was closed by an administrator");
+        // The round onto the event as it is now (a result entered meanwhile stands).
+        now.players = next.players;  // round 1: start ranks, ratings (nobody entered meanwhile)
+        now.rounds = next.rounds;
+        now.initial_colour = next.initial_colour;
+        for (const EventBoard& b : next.boards)
+            if (b.round == round) now.boards.push_back(b);
+        now.current_round = round;
+        now.round_started_ms = next.round_started_ms;
+        if (auto ok = save(now); !ok) return ok.error();
+        **found = std::move(now);
+        for (const GameToMake& g : games) by_game_[g.game_id] = {id, {round, g.board}};
+    }
+    // The games, outside the lock (the hub is never called under it).
     (void)make_games(games);
     std::lock_guard lock(mutex_);
+    started.keep = true;
     starting_.erase(id);
     auto found = find(id);
     if (!found) return found.error();
     return to_json(**found, &a);
+}
+
+std::optional<ProtocolError> EventService::cannot_start(const Event& e) {
+    if (e.closed_ms) return refused("the event was closed by an administrator");
+    if (e.current_round > 0 && !e.round_complete(e.current_round))
+        return refused("round " + std::to_string(e.current_round) + " still has boards without a result");
+    if (e.current_round > 0 && e.current_round >= e.rounds) return refused("every round has been played");
+    return std::nullopt;
+}
+
+Answer<bool> EventService::pair_next_round(Event& next, std::vector<GameToMake>& games) {
+    const std::int64_t id = next.id;
+    const int round = next.current_round + 1;
+    // P23: the players' ratings in the event's class as the first round starts.
+    if (round == 1) {
+        const std::string cls = event_rating_class(next.time_control);
+        for (EventPlayer& p : next.players) {
+            auto r = hub_.rating_of(p.account, cls);
+            p.rating = r && *r ? int(std::lround((*r)->rating)) : 0;
+        }
+    }
+    auto active = [&](const EventPlayer& p) {
+        return (p.withdrawn_from == 0 || p.withdrawn_from > round) && p.joined_in <= round;
+    };
+    club::Round pairing;
+    if (next.round_robin()) {
+        if (round == 1) {
+            const int n = int(next.players.size());
+            if (n < 3) return refused("a round-robin needs 3 to 20 players (C.05 Annex 1); it has " + std::to_string(n));
+            // C.05: the start numbers by the drawing of lots.
+            {
+                std::lock_guard lock(mutex_);
+                std::shuffle(next.players.begin(), next.players.end(), lots_);
+            }
+            for (std::size_t i = 0; i < next.players.size(); ++i) next.players[i].start_rank = int(i) + 1;
+        }
+        club::RoundRobinOptions options;
+        options.double_round = next.system == EventSystem::DOUBLE_ROUND_ROBIN;
+        auto schedule = club::berger_schedule(int(next.players.size()), options);
+        if (!schedule) return ProtocolError{"internal", schedule.error().message, 500};
+        next.rounds = int(schedule->size());
+        pairing = (*schedule)[std::size_t(round - 1)];
+    } else {
+        int playing = 0;
+        for (const EventPlayer& p : next.players) playing += active(p) && !p.byes.count(round);
+        if (playing < 2) return refused("round " + std::to_string(round) + " needs at least 2 players to pair");
+        if (round == 1) {
+            // Starting ranks in C.04.2's initial order; the initial colour by lot.
+            std::stable_sort(next.players.begin(), next.players.end(), c04_2_initial_order);
+            for (std::size_t i = 0; i < next.players.size(); ++i) next.players[i].start_rank = int(i) + 1;
+            std::lock_guard lock(mutex_);
+            next.initial_colour = lots_() % 2 ? club::Colour::WHITE : club::Colour::BLACK;
+        }
+        club::Tournament t = to_tournament(next, round - 1);
+        // Entries made before pairing: requested half-point byes and absences.
+        for (std::size_t i = 0; i < next.players.size(); ++i) {
+            const EventPlayer& p = next.players[i];
+            if (!active(p)) t.players[i].rounds.push_back({0, club::Colour::NONE, club::ResultCode::ZERO_BYE});
+            else if (p.byes.count(round)) t.players[i].rounds.push_back({0, club::Colour::NONE, club::ResultCode::HALF_BYE});
+        }
+        if (t.rounds_paired() != round - 1)
+            return ProtocolError{"internal", "the event's rounds do not match its pairings", 500};
+        auto paired = club::pair_dutch(t);
+        if (!paired) return refused("round " + std::to_string(round) + " cannot be paired: " + paired.error().message);
+        pairing = std::move(*paired);
+    }
+    auto player = [&](int rank) -> const EventPlayer* {
+        for (const EventPlayer& p : next.players)
+            if (p.start_rank == rank) return &p;
+        return nullptr;
+    };
+    int board = 0;
+    for (const club::Pairing& pr : pairing) {
+        EventBoard b;
+        b.round = round;
+        b.board = ++board;
+        b.white = pr.white;
+        b.black = pr.black;
+        const EventPlayer* w = player(pr.white);
+        const EventPlayer* k = pr.black ? player(pr.black) : nullptr;
+        if (!w || (pr.black && !k)) return ProtocolError{"internal", "the pairing names a player the event lacks", 500};
+        if (pr.is_bye()) {
+            b.result = "bye";
+        } else if (!active(*w) || !active(*k)) {
+            // A round-robin keeps its schedule: a withdrawn player's games are lost by forfeit.
+            b.result = !active(*w) && !active(*k) ? "--" : !active(*w) ? "-+" : "+-";
+        } else if (next.online) {
+            b.game_id = event_game_id();  // saved with the round, made after (recover_games)
+            games.push_back({id, round, b.board, b.game_id, next.time_control, !next.rated,
+                             Account{w->account, w->name}, Account{k->account, k->name}});
+        }
+        next.boards.push_back(std::move(b));
+    }
+    next.current_round = round;
+    next.round_started_ms.push_back(wall_ms_());
+    return true;
 }
 
 Answer<std::string> EventService::enter_result(std::int64_t id, const Account& a, std::string_view body) {

@@ -284,9 +284,20 @@ private:
     void maybe_ask_robot(Room& r);
     void ask_dead_position(Room& r, int ply_before);  // hub_dead_position.cpp
     void schedule(Room& r);
+    // Issue 25: a game's start position, with a PGN's moves parsed and replayed, made
+    // before the hub's lock is taken (a long PGN never holds the other games).
+    struct Start {
+        Position position = Position::startpos();
+        int chess960 = -1;
+        std::int64_t wall_ms = 0;
+        std::string id;                  // a new game's id, free in storage ("": choose under the lock)
+        std::unique_ptr<Room> replayed;  // the PGN's moves played (none: no PGN)
+    };
+    Answer<Start> read_start(const NewGameRequest& spec) const;
+    // `start`: as read_start made it (none: made here, under the lock).
     Answer<CreatedGame> create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
                                     StorageWriter::Done on_durable, std::int64_t creator_account = 0,
-                                    std::int64_t opponent_account = 0);
+                                    std::int64_t opponent_account = 0, Start* start = nullptr);
     // Issue 13: the game a service's chosen id names, if made before (none: not yet);
     // an error when the id is another game's.
     Answer<std::optional<CreatedGame>> made_before(const NewGameRequest& spec, std::int64_t creator_account,

@@ -37,6 +37,9 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
     NewGameRequest* spec = &request;
     // P21: a signed-in creator plays under the account's name (no one else's).
     if (account && spec->opponent != "hotseat") spec->name = account->name;
+    // Issue 25: the PGN read and replayed before the lock.
+    auto start = read_start(*spec);
+    if (!start) return start.error();
     std::promise<Result<bool>> durable;
     auto stored = durable.get_future();
     Answer<CreatedGame> created = ProtocolError{};
@@ -59,7 +62,7 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
         if (!before) return before.error();
         if (*before) return **before;
         StorageWriter::Done on_durable = [&durable](const Result<bool>& ok) { durable.set_value(ok); };
-        created = create_room(*spec, "", key, on_durable, creator_account, opponent_account);
+        created = create_room(*spec, "", key, on_durable, creator_account, opponent_account, &*start);
         if (!created) return created;
     }
     // D3: the answer goes out once the game is stored.
@@ -157,9 +160,53 @@ Answer<std::optional<CreatedGame>> Hub::made_before(const NewGameRequest& spec, 
     return std::optional<CreatedGame>{c};
 }
 
+Answer<Hub::Start> Hub::read_start(const NewGameRequest& spec) const {
+    Start s;
+    s.wall_ms = env_.wall_ms();
+    // The game's id, not taken in storage (read here, not under the lock: a long read
+    // of the database by someone else must not hold the games).
+    for (int tries = 0; spec.game_id.empty() && storage_; ++tries) {
+        s.id = env_.random_token(8);
+        auto taken = storage_->load_game(s.id);
+        if (!taken) return ProtocolError{"internal", taken.error().message, 500};
+        if (!taken->has_value()) break;
+        if (tries > 100) return ProtocolError{"internal", "no free game id", 500};
+    }
+    GameOptions options;
+    options.auto_claim_draws = spec.casual;
+    if (!spec.pgn.empty()) {
+        auto game = read_pgn_game(spec.pgn);
+        if (!game) return bad_request("PGN: " + game.error().message);
+        s.position = game->start;
+        const std::vector<Move> moves = game->mainline();
+        // A bound in plies (issue 25).
+        if (int(moves.size()) > MaxStartPlies)
+            return bad_request("PGN: a game starts from at most " + std::to_string(MaxStartPlies) + " plies (" +
+                               std::to_string(MaxStartPlies / 2) + " moves); this one has " +
+                               std::to_string(moves.size()));
+        s.replayed = std::make_unique<Room>(StoredGame{}, Game(s.position, options));
+        Room& r = *s.replayed;
+        const Millis now = env_.monotonic_ms();
+        for (Move m : moves) {
+            if (auto p = r.play(r.game.side_to_move(), m, std::nullopt, 0, s.wall_ms, now); !p)
+                return bad_request("PGN: a move could not be replayed");
+            if (r.game.is_over()) return bad_request("the game in the PGN is already over: " + describe(r.game.outcome()));
+        }
+    } else if (!spec.fen.empty()) {
+        auto pos = position_from_fen(spec.fen, spec.chess960);
+        if (!pos) return bad_request("FEN: " + pos.error().message);
+        s.position = *pos;
+    } else if (spec.chess960) {
+        static thread_local std::mt19937 rng{std::random_device{}()};  // a start position, not a secret
+        s.chess960 = spec.chess960_number.value_or(int(rng() % 960));
+        s.position = chess960_position(s.chess960).value();
+    }
+    return s;
+}
+
 Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::string& rematch_of, std::string client,
                                      StorageWriter::Done on_durable, std::int64_t creator_account,
-                                     std::int64_t opponent_account) {
+                                     std::int64_t opponent_account, Start* prepared) {
     // Issue 25: every game, however made (a request, the lobby, a rematch, a simul, an
     // event), within the server's bounds (common/game_bounds.h).
     auto tc = read_served_time_control(spec.time_control);
@@ -167,29 +214,16 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     if (spec.adjournment && tc->correspondence())
         return bad_request("a correspondence game is not adjourned: each move has its days already");
 
-    // The start position (P13, R16).
-    Position start = Position::startpos();
-    std::vector<Move> pgn_moves;
-    int number = -1;
-    if (!spec.pgn.empty()) {
-        auto game = read_pgn_game(spec.pgn);
-        if (!game) return bad_request("PGN: " + game.error().message);
-        start = game->start;
-        pgn_moves = game->mainline();
-        // Replayed under the hub's lock: a bound in plies (issue 25).
-        if (int(pgn_moves.size()) > MaxStartPlies)
-            return bad_request("PGN: a game starts from at most " + std::to_string(MaxStartPlies) + " plies (" +
-                               std::to_string(MaxStartPlies / 2) + " moves); this one has " +
-                               std::to_string(pgn_moves.size()));
-    } else if (!spec.fen.empty()) {
-        auto pos = position_from_fen(spec.fen, spec.chess960);
-        if (!pos) return bad_request("FEN: " + pos.error().message);
-        start = *pos;
-    } else if (spec.chess960) {
-        static thread_local std::mt19937 rng{std::random_device{}()};  // a start position, not a secret
-        number = spec.chess960_number.value_or(int(rng() % 960));
-        start = chess960_position(number).value();
+    // The start position (P13, R16), read before the lock by create_game.
+    Start here;
+    if (!prepared) {
+        auto read = read_start(spec);
+        if (!read) return read.error();
+        here = std::move(*read);
+        prepared = &here;
     }
+    const Position start = prepared->position;
+    const int number = prepared->chess960;
     GameOptions options;
     options.auto_claim_draws = spec.casual;
 
@@ -200,15 +234,16 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     StoredGame info;
     if (!spec.game_id.empty()) info.id = spec.game_id;  // not taken: made_before looked
     for (int tries = 0; spec.game_id.empty(); ++tries) {
-        info.id = env_.random_token(8);
+        const bool chosen = tries == 0 && !prepared->id.empty();  // free in storage (read_start)
+        info.id = chosen ? prepared->id : env_.random_token(8);
         if (rooms_.count(info.id)) continue;
-        if (!storage_) break;
+        if (!storage_ || chosen) break;
         auto taken = storage_->load_game(info.id);
         if (!taken) return ProtocolError{"internal", taken.error().message, 500};
         if (!taken->has_value()) break;
         if (tries > 100) return ProtocolError{"internal", "no free game id", 500};
     }
-    info.created_ms = info.updated_ms = env_.wall_ms();
+    info.created_ms = info.updated_ms = prepared->wall_ms;
     const std::string creator_token = env_.random_token(22);
     CreatedGame created;
     created.id = info.id;
@@ -250,15 +285,15 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
     info.adjournable = spec.adjournment;
     info.first_move = spec.first_move;
 
-    auto room = std::make_unique<Room>(std::move(info), Game(start, options));
+    std::unique_ptr<Room> room;
+    if (prepared->replayed) {  // the PGN's moves, played before the lock
+        room = std::move(prepared->replayed);
+        room->info = std::move(info);
+    } else {
+        room = std::make_unique<Room>(std::move(info), Game(start, options));
+    }
     Room& r = *room;
     const Millis now = env_.monotonic_ms();
-    for (Move m : pgn_moves) {
-        if (auto p = r.play(r.game.side_to_move(), m, std::nullopt, 0, r.info.created_ms, now);
-            !p)
-            return bad_request("PGN: a move could not be replayed");
-        if (r.game.is_over()) return bad_request("the game in the PGN is already over: " + describe(r.game.outcome()));
-    }
     if (r.game.is_over()) return bad_request("the start position is already decided: " + describe(r.game.outcome()));
     for (PlyRecord& p : r.history) p.clock_after = -1;  // moves before the game: no clock readings
     r.preset_plies = r.game.ply();
