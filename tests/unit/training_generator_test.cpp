@@ -206,6 +206,25 @@ TEST(PuzzleThemes, Issue29_BackRankMate) {
     EXPECT_TRUE(has(t, "mate")) << joined(t);
     EXPECT_TRUE(has(t, "endgame")) << joined(t);
     EXPECT_FALSE(has(t, "rookEndgame")) << joined(t);  // a knight is on the board
+    // Re8+ gives the rook back at once and takes nothing the king guarded.
+    EXPECT_FALSE(has(t, "sacrifice")) << joined(t);
+    EXPECT_FALSE(has(t, "fork")) << joined(t);
+}
+
+TEST(PuzzleThemes, Issue29_Skewer) {
+    // Re1+ checks the king on e5, which steps aside, and the rook takes on e8.
+    const Puzzle p = made("4r3/8/8/3k4/8/7K/8/7R b - - 0 1", "d5e5 h1e1 e5d6 e1e8");
+    const auto t = puzzle_themes(p);
+    EXPECT_TRUE(has(t, "skewer")) << joined(t);
+    EXPECT_TRUE(has(t, "rookEndgame")) << joined(t);
+}
+
+TEST(PuzzleThemes, Issue29_DiscoveredAttack) {
+    // The knight leaves e4 and the rook on e1 checks the king on e8.
+    const Puzzle p = made("3k4/8/8/8/4N3/8/8/4R1K1 b - - 0 1", "d8e8 e4c5");
+    const auto t = puzzle_themes(p);
+    EXPECT_TRUE(has(t, "discoveredAttack")) << joined(t);
+    EXPECT_FALSE(has(t, "skewer")) << joined(t);
 }
 
 TEST(PuzzleThemes, Issue29_PromotionAndPawnEndgame) {
