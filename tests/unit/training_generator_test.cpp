@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <set>
 
 #include "chess/chess960.h"
 #include "chess/fen.h"
@@ -249,6 +252,32 @@ TEST(PuzzleThemes, Issue29_RatingEstimateGrowsWithLength) {
     EXPECT_LT(estimate_rating(one), estimate_rating(two));
     EXPECT_GE(estimate_rating(one), 600);
     EXPECT_LE(estimate_rating(two), 2800);
+}
+
+}  // namespace
+}  // namespace outpost::training
+
+// Issue 29 item 2: the starter set reads back, every puzzle legal, one per position,
+// ids from the position, and themes that the FEN and moves give again.
+namespace outpost::training {
+namespace {
+
+TEST(PuzzleStarterSet, Issue29_StarterSetIsConsistent) {
+    std::ifstream in(std::string(OUTPOST_TEST_DATA) + "/../../data/puzzles.csv", std::ios::binary);
+    ASSERT_TRUE(in.good());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto puzzles = read_puzzle_csv(text, "data/puzzles.csv");
+    ASSERT_TRUE(puzzles.ok()) << puzzles.error().message;
+    EXPECT_GE(puzzles->size(), 200u);
+    std::set<std::string> keys, ids;
+    for (const Puzzle& p : *puzzles) {
+        EXPECT_TRUE(keys.insert(position_key(p.fen)).second) << p.id;
+        EXPECT_TRUE(ids.insert(p.id).second) << p.id;
+        EXPECT_EQ(p.id, puzzle_id(p.fen));
+        EXPECT_EQ(p.themes, puzzle_themes(p)) << p.id;
+        EXPECT_EQ(p.rating_deviation, 500);
+        EXPECT_EQ(p.moves.size() % 2, 0u) << p.id;
+    }
 }
 
 }  // namespace
