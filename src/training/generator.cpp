@@ -143,7 +143,8 @@ std::vector<Move> cut_line(DeepSearch& deep, const Position& start, std::span<co
         return line;
     };
     // A first look at a quarter of the budget throws out most candidates (two moves
-    // win) before the full search; the rule without margin, so no puzzle is lost.
+    // win) before the full search. It applies the rule without the margin, so only a
+    // position that the full budget would judge very differently is lost.
     if (const auto quick = deep.run(start, played, std::max<std::uint64_t>(settings.nodes / 4, 1000)); quick) {
         const LineScore best = to_line_score(quick->line[0]);
         if (quick->count < 2 || best.mate < 0 || (best.mate == 0 && best.cp < WinningCp / 2)) return {};

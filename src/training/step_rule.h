@@ -28,8 +28,9 @@ inline constexpr int DecisiveGain = 2;
 // The best move is the only solution: when it mates, no other move mates (unless the
 // best mates at once: on the last step any mate is accepted); when it does not, the
 // second is at least UniqueGapCp worse and below StillWinningCp. The generator asks
-// for `margin` centipawns more on each side (and, after a mate, that the second
-// does not win more than StillWinningCp + margin) so that a stronger engine agrees.
+// for more, so that a stronger engine agrees: a gap of UniqueGapCp + margin, the
+// second below StillWinningCp - 2 * margin (a stronger engine's scores run larger),
+// and after a mate the second below StillWinningCp + 2 * margin.
 inline bool step_is_unique(const LineScore& best, const std::optional<LineScore>& second, int margin = 0) {
     if (!second) return true;  // the only legal move
     if (best.mate > 0) {
@@ -40,7 +41,7 @@ inline bool step_is_unique(const LineScore& best, const std::optional<LineScore>
     if (best.mate < 0) return false;
     if (second->mate > 0) return false;
     if (second->mate < 0) return true;
-    return best.cp - second->cp >= UniqueGapCp + margin && second->cp < StillWinningCp - margin;
+    return best.cp - second->cp >= UniqueGapCp + margin && second->cp < StillWinningCp - 2 * margin;
 }
 
 }  // namespace outpost::training
