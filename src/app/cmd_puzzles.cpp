@@ -1,9 +1,9 @@
-// Outpost — `outpost puzzles make [--db FILE | PGN...] [--nodes N] [--threads T] [-o FILE]`:
+// Outpost — `outpost puzzles make [--db FILE | --database URL | PGN...] [--nodes N] [--threads T] [-o FILE]`:
 // cuts puzzles out of finished games (issue 29; the rules in docs/puzzles.md) and
 // writes them in the lichess puzzle CSV, a header row first.
 //
-// Input: the finished standard games of a server's database, or the games of PGN
-// files. A file that cannot be read stops the command before any search (exit 1); a
+// Input: the finished standard games of a server's database (SQLite's file, or a
+// PostgreSQL URL), or the games of PGN files. A file that cannot be read stops the command before any search (exit 1); a
 // game that cannot be used (unreadable, no moves, an illegal move) is named on
 // standard error with its file and number, and the others go on. Chess960 games are
 // skipped. Games are searched on --threads threads, one engine each; the output is in
@@ -27,6 +27,7 @@
 #include "chess/uci.h"
 #include "engine/engine.h"
 #include "server/stores/game_store.h"
+#include "server/stores/postgres/pg_stores.h"
 #include "training/generator.h"
 #include "training/puzzle_csv.h"
 
@@ -35,6 +36,7 @@ namespace {
 
 struct MakeArgs {
     std::string db;
+    std::string database;  // a PostgreSQL URL instead of `db` (issue 26)
     std::vector<std::string> files;
     std::uint64_t nodes = training::GeneratorSettings{}.nodes;
     std::uint64_t scan_nodes = training::GeneratorSettings{}.scan_nodes;
@@ -93,9 +95,9 @@ Result<std::vector<Job>> jobs_from_pgn(const std::vector<std::string>& files, in
     return jobs;
 }
 
-// The finished standard games of a server's database.
+// The finished standard games of a server's database (`db`: a file, or a PostgreSQL URL).
 Result<std::vector<Job>> jobs_from_db(const std::string& db, int& skipped) {
-    auto store = server::Storage::open(db);
+    auto store = server::postgres::is_url(db) ? server::postgres::open_games(db) : server::Storage::open(db);
     if (!store) return make_error(db + ": " + store.error().message);
     auto ids = (*store)->finished_standard_game_ids();
     if (!ids) return make_error(db + ": " + ids.error().message);
@@ -139,8 +141,8 @@ Result<std::vector<Job>> jobs_from_db(const std::string& db, int& skipped) {
 }
 
 int make(const MakeArgs& args) {
-    if (args.db.empty() == args.files.empty()) {
-        std::cerr << PuzzlesMake << "give either --db FILE or PGN files\n";
+    if (int(!args.db.empty()) + int(!args.database.empty()) + int(!args.files.empty()) != 1) {
+        std::cerr << PuzzlesMake << "give one of --db FILE, --database URL or PGN files\n";
         return 2;
     }
     training::GeneratorSettings settings;
@@ -151,7 +153,8 @@ int make(const MakeArgs& args) {
         return 2;
     }
     int skipped = 0;
-    auto jobs = args.db.empty() ? jobs_from_pgn(args.files, skipped) : jobs_from_db(args.db, skipped);
+    const std::string& db = args.database.empty() ? args.db : args.database;
+    auto jobs = db.empty() ? jobs_from_pgn(args.files, skipped) : jobs_from_db(db, skipped);
     if (!jobs) {
         std::cerr << PuzzlesMake << jobs.error().message << "\n";
         return 1;
@@ -231,6 +234,10 @@ void add_puzzles_command(CLI::App& parent, std::function<int()>& run) {
     CLI::App* make_cmd =
         cmd->add_subcommand("make", "Cut puzzles from finished games; writes the lichess puzzle CSV");
     make_cmd->add_option("--db", args->db, "SQLite database of `outpost serve`: its finished standard games");
+    make_cmd->add_option("--database", args->database, "PostgreSQL database of `outpost serve --database` (instead of --db)")
+        ->check(CLI::Validator(
+            [](std::string& v) { return server::postgres::is_url(v) ? std::string() : std::string("a postgresql:// URL"); },
+            "URL"));
     make_cmd->add_option("files", args->files, "PGN files");
     make_cmd->add_option("--nodes", args->nodes, "Nodes per solver step of the deep search")->capture_default_str();
     make_cmd->add_option("--scan-nodes", args->scan_nodes, "Nodes per position of the first pass")->capture_default_str();

@@ -1,4 +1,4 @@
-// Outpost — `outpost puzzles import FILE.csv [--db FILE]` (issue 29): puzzles in the
+// Outpost — `outpost puzzles import FILE.csv [--db FILE | --database URL]` (issue 29): puzzles in the
 // columns of the lichess puzzle database into a server's database, read line by line
 // (server/training/puzzle_import.h: the first bad row stops it with file, line and
 // reason; a puzzle whose position is stored already is counted as a duplicate).
@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "app/commands.h"
+#include "server/stores/postgres/pg_stores.h"
 #include "server/stores/puzzle_store.h"
 #include "server/training/puzzle_import.h"
 
@@ -17,15 +18,21 @@ void add_puzzles_import_command(CLI::App& puzzles, std::function<int()>& run) {
     struct Args {
         std::string file;
         std::string db = "outpost.db";
+        std::string database;  // a PostgreSQL URL instead of `db` (issue 26)
     };
     auto args = std::make_shared<Args>();
     CLI::App* cmd = puzzles.add_subcommand(
         "import", "Read puzzles in the lichess CSV columns (PuzzleId,FEN,Moves,...) into the database");
     cmd->add_option("FILE", args->file, "The CSV file ('-' for standard input)")->required();
     cmd->add_option("--db", args->db, "SQLite database file (created if missing)");
+    cmd->add_option("--database", args->database, "PostgreSQL database of `outpost serve --database` (instead of --db)")
+        ->check(CLI::Validator(
+            [](std::string& v) { return server::postgres::is_url(v) ? std::string() : std::string("a postgresql:// URL"); },
+            "URL"));
     cmd->callback([args, &run] {
         run = [args] {
-            auto store = server::PuzzleStore::open(args->db);
+            auto store = args->database.empty() ? server::PuzzleStore::open(args->db)
+                                                : server::postgres::open_puzzles(args->database);
             if (!store) {
                 std::cerr << "outpost puzzles import: " << store.error().message << "\n";
                 return 1;

@@ -26,6 +26,7 @@ void use_postgres(server::ServerConfig& cfg, const std::string& url) {
     cfg.stores.events = [url] { return pg::open_events(url); };
     cfg.stores.simuls = [url] { return pg::open_simuls(url); };
     cfg.stores.admin = [url] { return pg::open_admin(url); };
+    cfg.stores.puzzles = [url] { return pg::open_puzzles(url); };
 }
 
 }  // namespace

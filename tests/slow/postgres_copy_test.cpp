@@ -1,7 +1,8 @@
 // Outpost — issue 26 item 1: `outpost db copy --from FILE.db --to postgresql://…` moves
 // everything an SQLite server holds into PostgreSQL. An SQLite database is filled
 // through the stores (games in progress, finished and rated, adjourned; accounts and a
-// session; an event; a simul; the admin's rows; an analysis), copied by the real
+// session; an event; a simul; the admin's rows; an analysis; puzzles, a puzzle rating
+// and its attempt, a game the puzzle generator has read), copied by the real
 // executable into a database of the test's own PostgreSQL (tests/support/
 // postgres_server.h), and everything is found again through the PostgreSQL stores.
 // SPDX-License-Identifier: GPL-3.0-or-later
@@ -114,6 +115,32 @@ TEST_F(PostgresCopy, Issue26EverythingOfAnSqliteServerIsFoundInPostgresAfterTheC
         ASSERT_TRUE(admin->audit(AuditEntry{0, 7'000, anna, "Anna", "disable", "account:Boris", "{}", "{}"}).ok());
         report_id = admin->add_report(report(8'000, boris, "Boris", "game", "over1", "engine?")).value();
         ASSERT_TRUE(admin->set_arbiter_reason("over1", "fair play").ok());
+        // Issue 29: the puzzle tables.
+        auto puzzles = PuzzleStore::open(db).value();
+        PuzzleRecord p;
+        p.id = "pz1";
+        p.fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1";
+        p.moves = {"g8h8", "a1a8"};
+        p.themes = {"mateIn1", "backRankMate"};
+        p.game_url = "/#/game/over1?ply=3";
+        p.opening_tags = {"Kings_Pawn_Game"};
+        p.position_key = "key-pz1";
+        p.glicko = PuzzleGlicko{1523.25, 80, 0.09};
+        p.popularity = 7;
+        ASSERT_EQ(puzzles->add({p}).value().added, 1);
+        PuzzleAttempt a;
+        a.account = boris;
+        a.puzzle = "pz1";
+        a.at_ms = 30'000;
+        a.solved = true;
+        a.moves = "a1a8";
+        a.rating_before = 1500;
+        a.rating_after = 1587.5;
+        a.puzzle_rating = 1523;
+        const PuzzleRatingChange change{StoredPuzzleRating{PuzzleGlicko{1587.5, 310.25, 0.0899}, 30'000, 1},
+                                        PuzzleGlicko{1490.75, 79, 0.09}};
+        ASSERT_GT(puzzles->record(a, change).value(), 0);
+        ASSERT_TRUE(puzzles->mark_game_scanned("over1", 1).ok());
     }
 
     const auto copied = outpost::test::run_outpost("db copy --from " + outpost::test::shell_quote(db) + " --to " +
@@ -124,6 +151,8 @@ TEST_F(PostgresCopy, Issue26EverythingOfAnSqliteServerIsFoundInPostgresAfterTheC
     EXPECT_TRUE(copied.has_line("accounts: 2 rows in " + db + ", 2 in the copy")) << copied.out;
     EXPECT_TRUE(copied.has_line("rating_history: 2 rows in " + db + ", 2 in the copy")) << copied.out;
     EXPECT_TRUE(copied.has_line("event_players: 2 rows in " + db + ", 2 in the copy")) << copied.out;
+    EXPECT_TRUE(copied.has_line("puzzles: 1 rows in " + db + ", 1 in the copy")) << copied.out;
+    EXPECT_TRUE(copied.has_line("puzzle_attempts: 1 rows in " + db + ", 1 in the copy")) << copied.out;
     EXPECT_NE(copied.out.find("every count checked"), std::string::npos) << copied.out;
 
     // Everything, through the PostgreSQL stores.
@@ -171,6 +200,33 @@ TEST_F(PostgresCopy, Issue26EverythingOfAnSqliteServerIsFoundInPostgresAfterTheC
     EXPECT_EQ(admin->report(report_id).value()->reason, "engine?");
     EXPECT_EQ(admin->arbiter_reason("over1").value(), "fair play");
     EXPECT_GT(admin->add_report(report(9'000, anna, "Anna", "player", "Chen", "rude")).value(), report_id);
+    auto puzzles = postgres::open_puzzles(url);
+    ASSERT_TRUE(puzzles.ok()) << puzzles.error().message;
+    auto pz1 = (*puzzles)->puzzle("pz1").value();
+    ASSERT_TRUE(pz1.has_value());
+    EXPECT_EQ(pz1->moves, (std::vector<std::string>{"g8h8", "a1a8"}));
+    EXPECT_EQ(pz1->opening_tags, std::vector<std::string>{"Kings_Pawn_Game"});
+    EXPECT_EQ(pz1->glicko.rating, 1490.75);  // as the rated attempt left it
+    EXPECT_EQ(pz1->plays, 1);
+    EXPECT_EQ((*puzzles)->themes().value(),
+              (std::vector<std::pair<std::string, std::int64_t>>{{"backRankMate", 1}, {"mateIn1", 1}}));
+    auto attempts = (*puzzles)->history(boris, 10).value();
+    ASSERT_EQ(attempts.size(), 1u);
+    EXPECT_EQ(attempts[0].puzzle, "pz1");
+    EXPECT_TRUE(attempts[0].solved && attempts[0].rated);
+    EXPECT_EQ(attempts[0].moves, "a1a8");
+    EXPECT_EQ(attempts[0].rating_after, 1587.5);
+    auto boris_rating = (*puzzles)->rating(boris).value();
+    ASSERT_TRUE(boris_rating.has_value());
+    EXPECT_EQ(boris_rating->glicko.deviation, 310.25);
+    EXPECT_EQ(boris_rating->attempts, 1);
+    EXPECT_TRUE((*puzzles)->attempted(boris, "pz1").value());
+    EXPECT_TRUE((*puzzles)->game_scanned("over1").value());
+    PuzzleAttempt later;
+    later.account = anna;
+    later.puzzle = "pz1";
+    later.at_ms = 40'000;
+    EXPECT_GT((*puzzles)->record(later, std::nullopt).value(), attempts[0].id);
 
     // The operator's commands on the PostgreSQL server's database.
     const auto dora = outpost::test::run_outpost("user --database " + outpost::test::shell_quote(url) + " add Dora --admin < " +
@@ -181,6 +237,23 @@ TEST_F(PostgresCopy, Issue26EverythingOfAnSqliteServerIsFoundInPostgresAfterTheC
                                                    " resume adj1 --at 2026-12-01T18:00:00Z");
     EXPECT_EQ(resume.exit_code, 0) << resume.err;
     EXPECT_EQ((*games)->arbiter_resume_at("adj1").value(), 1'796'148'000'000);
+    const auto imported = outpost::test::run_outpost(
+        "puzzles import --database " + outpost::test::shell_quote(url) + " " +
+        outpost::test::shell_quote(write("p.csv",
+                                         "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,"
+                                         "OpeningTags\n"
+                                         "00sHx,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e6 d7d8 "
+                                         "f7f8,1760,80,83,72,mate mateIn2 middlegame short,"
+                                         "https://lichess.org/yyznGmXs/black#34,Italian_Game\n")));
+    EXPECT_EQ(imported.exit_code, 0) << imported.err;
+    EXPECT_TRUE(imported.has_line("1 read, 1 new, 0 duplicates")) << imported.out;
+    EXPECT_EQ((*puzzles)->count().value(), 2);
+    // `puzzles make --database` reads the finished games of PostgreSQL (over1 only).
+    const auto made = outpost::test::run_outpost("puzzles make --nodes 20000 --scan-nodes 2000 --database " +
+                                                 outpost::test::shell_quote(url));
+    EXPECT_EQ(made.exit_code, 0) << made.err;
+    EXPECT_NE(made.err.find("done: 1 games (0 skipped)"), std::string::npos) << made.err;
+    EXPECT_EQ(made.out.rfind("PuzzleId,FEN,Moves,", 0), 0u) << made.out;
 
     // A second copy into a database that holds data is refused, and changes nothing.
     const auto again = outpost::test::run_outpost("db copy --from " + outpost::test::shell_quote(db) + " --to " +

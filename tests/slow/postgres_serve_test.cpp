@@ -4,13 +4,15 @@
 // acknowledged move (the kill cycles of serve_kill_test.cpp); an unreachable database
 // is one line and an exit before anything listens; PostgreSQL stopped while serving:
 // moves are refused with an error (never acknowledged and lost), and accepted again
-// once it is back, without a restart of the server.
+// once it is back, without a restart of the server. Issue 29: the puzzles of a server
+// on PostgreSQL are in PostgreSQL, not in an SQLite file beside it.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <tuple>
 
 #include "../support/postgres_server.h"
@@ -73,6 +75,37 @@ TEST(PostgresServe, Issue26AGamePlayedOverTheWebSocketIsInPostgres) {
         // Acknowledged: in PostgreSQL now, while the server still runs.
         EXPECT_EQ(stored_moves(url, id), (std::vector<std::string>{"e2e4", "e7e5", "g1f3", "b8c6"}));
     }
+    PostgresServer::get().drop_database(url);
+}
+
+TEST(PostgresServe, Issue29TheStarterPuzzlesOfAServerOnPostgresAreInPostgres) {
+    OUTPOST_REQUIRE_POSTGRES();
+    std::string why;
+    const std::string url = PostgresServer::get().create_database(why);
+    ASSERT_FALSE(url.empty()) << why;
+    const fs::path csv = fs::temp_directory_path() / ("outpost-pg-puzzles-" + std::to_string(::getpid()) + ".csv");
+    {
+        std::ofstream out(csv);
+        out << "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n"
+               "00sHx,q3k1nr/1pp1nQpp/3p4/1P2p3/4P3/B1PP1b2/B5PP/5K2 b k - 0 17,e8d7 a2e6 d7d8 f7f8,1760,80,83,72,"
+               "mate mateIn2 middlegame short,https://lichess.org/yyznGmXs/black#34,Italian_Game\n";
+    }
+    {
+        Server s({"--no-client-limits", "--database", url, "--starter-puzzles", csv.string()});
+        ASSERT_GT(s.port, 0) << "outpost serve --database did not start";
+        const int fd = connect_to(s.port);
+        ASSERT_GE(fd, 0);
+        const Response r = http(fd, "GET", "/api/v1/puzzles/00sHx");
+        close(fd);
+        EXPECT_EQ(r.status, 200) << r.body;
+        EXPECT_NE(r.body.find("00sHx"), std::string::npos) << r.body;
+        auto puzzles = outpost::server::postgres::open_puzzles(url);
+        ASSERT_TRUE(puzzles.ok()) << puzzles.error().message;
+        EXPECT_EQ((*puzzles)->count().value(), 1);
+        EXPECT_TRUE((*puzzles)->puzzle("00sHx").value().has_value());
+        EXPECT_FALSE(fs::exists(s.dir / "t.db")) << "no SQLite file is made beside PostgreSQL";
+    }
+    fs::remove(csv);
     PostgresServer::get().drop_database(url);
 }
 

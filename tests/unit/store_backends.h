@@ -96,6 +96,7 @@ inline StoreBackend postgres_backend() {
     b.events = [](const std::string& w) { return postgres::open_events(w); };
     b.simuls = [](const std::string& w) { return postgres::open_simuls(w); };
     b.admin = [](const std::string& w) { return postgres::open_admin(w); };
+    b.puzzles = [](const std::string& w) { return postgres::open_puzzles(w); };
     return b;
 }
 

@@ -125,6 +125,28 @@ TEST_P(GameStoreContract, OnlyUnfinishedGamesAreLive) {
     EXPECT_EQ((*finished)->result, "1-0");
 }
 
+// Issue 29: what `outpost puzzles make --db/--database` reads: finished standard games
+// with a result, oldest first, ids by bytes at the same time.
+TEST_P(GameStoreContract, Issue29TheFinishedStandardGamesAreListedOldestFirst) {
+    auto store = std::move(GetParam().games(where).value());
+    auto finished = [](const std::string& id, std::int64_t at, const std::string& status, const std::string& result) {
+        StoredGame g = contract_game(id, at);
+        g.status = status;
+        g.result = result;
+        g.running = "";
+        return g;
+    };
+    StoredGame c960 = finished("c960", 500, "mate", "0-1");
+    c960.variant = "chess960";
+    for (const StoredGame& g : {finished("b", 2'000, "mate", "1-0"), finished("a", 2'000, "resign", "0-1"),
+                                finished("Z", 2'000, "draw", "1/2-1/2"), finished("old", 1'000, "timeout", "1-0"),
+                                finished("aborted", 900, "aborted", "*"), contract_game("live", 800), c960})
+        ASSERT_TRUE(store->write(GameWrite{GameWrite::INSERT_GAME, g, {}, 0}).ok());
+    auto ids = store->finished_standard_game_ids();
+    ASSERT_TRUE(ids.ok()) << ids.error().message;
+    EXPECT_EQ(*ids, (std::vector<std::string>{"old", "Z", "a", "b"}));
+}
+
 TEST_P(GameStoreContract, GamesAreFoundByTokenAndByAccountNewestFirst) {
     auto store = std::move(GetParam().games(where).value());
     StoredGame a = contract_game("a", 1'000), b = contract_game("b", 2'000), c = contract_game("c", 3'000);

@@ -149,6 +149,34 @@ TEST_P(PuzzleStoreContract, Issue29AnAttemptWritesTheRatingsAndTheHistoryNewestF
     EXPECT_TRUE(store->history(8, 10).value().empty());
 }
 
+// The ids to skip come from a guest's page: only data, whatever they hold; an account
+// id past 32 bits is an account like another.
+TEST_P(PuzzleStoreContract, Issue29SkippedIdsAreDataAndLargeAccountIdsWork) {
+    auto store = std::move(GetParam().puzzles(where).value());
+    ASSERT_TRUE(store->add({puzzle("low", 1200, {"fork"}), puzzle("mid", 1500, {"fork"})}));
+    PuzzleQuery q;
+    q.from_rating = 1500;
+    q.skip = {"mid", "x') OR 1=1 --", "\"]", "{\"a\":1}", "\xff\xfe", ""};
+    EXPECT_EQ(store->next(q).value()->id, "low");
+    q.theme = "' OR ''='";
+    EXPECT_FALSE(store->next(q).value());
+    const std::int64_t big = 5'000'000'000;
+    PuzzleAttempt at;
+    at.account = big;
+    at.puzzle = "mid";
+    at.at_ms = 1;
+    ASSERT_TRUE(store->record(at, PuzzleRatingChange{StoredPuzzleRating{PuzzleGlicko{1550, 300, 0.09}, 1, 1},
+                                                     PuzzleGlicko{1490, 80, 0.09}}));
+    PuzzleQuery mine;
+    mine.account = big;
+    mine.from_rating = 1500;
+    EXPECT_EQ(store->next(mine).value()->id, "low");
+    EXPECT_TRUE(store->attempted(big, "mid").value());
+    EXPECT_FALSE(store->attempted(big % (std::int64_t(1) << 32), "mid").value());
+    EXPECT_EQ(store->rating(big).value()->attempts, 1);
+    EXPECT_EQ(store->history(big, 5).value().size(), 1u);
+}
+
 StoredGame finished_game(const std::string& id, const std::string& status, const std::string& variant, std::int64_t at) {
     StoredGame g;
     g.id = id;

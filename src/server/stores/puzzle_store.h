@@ -1,7 +1,8 @@
 // Outpost — the puzzles' store (SPEC T1-T4, issue 29): the puzzles, each player's
 // puzzle rating (Glicko-2, the player and the puzzle rated as a game between them, as
 // lichess rates puzzles) and the history of attempts. An interface, as every store is
-// (docs/architecture.md); SQLite implements it in stores/sqlite/sqlite_puzzles.cpp.
+// (docs/architecture.md); SQLite implements it in stores/sqlite/sqlite_puzzles.cpp,
+// PostgreSQL in stores/postgres/pg_puzzles.cpp (postgres::open_puzzles).
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The records hold the fields of a training::Puzzle as plain strings (this room knows

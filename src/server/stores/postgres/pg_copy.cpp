@@ -15,10 +15,11 @@ namespace {
 // Every table of the schema, those referred to before those that refer to them.
 constexpr const char* Tables[] = {"accounts", "sessions", "games", "moves", "analyses", "ratings", "rating_history",
                                   "simuls", "events", "event_players", "event_boards", "admin_audit", "reports",
-                                  "arbiter_decisions"};
+                                  "arbiter_decisions", "puzzles", "puzzle_themes", "puzzle_ratings", "puzzle_attempts",
+                                  "puzzle_scanned_games"};
 // The tables whose ids the database gives (identity columns): their sequences go on
 // after the largest id copied.
-constexpr const char* IdentityTables[] = {"accounts", "events", "admin_audit", "reports"};
+constexpr const char* IdentityTables[] = {"accounts", "events", "admin_audit", "reports", "puzzle_attempts"};
 
 // A name of the program's own list or of the target's schema, never a user's; quoted
 // all the same.

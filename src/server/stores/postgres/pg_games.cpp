@@ -138,6 +138,19 @@ public:
         return read_games(Sql.c_str(), {});
     }
 
+    // `outpost puzzles make --database` (issue 29): ids by bytes after the time, as SQLite orders them.
+    Result<std::vector<std::string>> finished_standard_game_ids() override {
+        static const char* const Sql =
+            "SELECT id FROM games WHERE status<>'ongoing' AND result<>'*' AND variant='standard' "
+            "ORDER BY updated_ms, id COLLATE \"C\"";
+        std::lock_guard lock(reader_.mutex);
+        auto rows = reader_.run(Sql);
+        if (!rows) return make_error("read finished games: " + rows.error().message);
+        std::vector<std::string> out;
+        for (int i = 0; i < rows->size(); ++i) out.push_back(rows->text(i, 0));
+        return out;
+    }
+
     Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>& tokens, int limit) override {
         static const std::string Sql = "SELECT " + column_list() +
                                        ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "

@@ -18,6 +18,7 @@
 #include "server/stores/admin_store.h"
 #include "server/stores/event_store.h"
 #include "server/stores/game_store.h"
+#include "server/stores/puzzle_store.h"
 #include "server/stores/schema.h"
 #include "server/stores/simul_store.h"
 #include "server/stores/table_source.h"
@@ -34,6 +35,7 @@ Result<std::unique_ptr<AccountStore>> open_accounts(const std::string& url, Pass
 Result<std::unique_ptr<EventStore>> open_events(const std::string& url);
 Result<std::unique_ptr<SimulStore>> open_simuls(const std::string& url);
 Result<std::unique_ptr<AdminStore>> open_admin(const std::string& url);
+Result<std::unique_ptr<PuzzleStore>> open_puzzles(const std::string& url);  // issue 29
 
 // `outpost db status|migrate --database URL` (stores/schema.h's, on PostgreSQL).
 Result<SchemaStatus> schema_status(const std::string& url);
