@@ -17,6 +17,7 @@
 #include "server/play/hub.h"
 #include "server/accounts/identity.h"
 #include "server/stores/game_store.h"
+#include "../support/fake_hub_env.h"
 #include "../support/serve_process.h"
 
 using namespace outpost;
@@ -35,18 +36,7 @@ struct AccountRoutesP21 : ::testing::Test {
     std::unique_ptr<AccountService> service;
 
     HubEnv env() {
-        HubEnv e;
-        e.monotonic_ms = [this] { return now; };
-        e.wall_ms = [this] { return 1'700'000'000'000 + now; };
-        e.call_back_in = [](const std::string&, Millis) {};
-        e.ask_robot = [](RobotRequest) {};
-        e.random_token = [this](int len) {
-            std::string s = "t" + std::to_string(++token_counter);
-            while (int(s.size()) < len) s += "x";
-            return s;
-        };
-        e.levels_json = [] { return std::string(R"({"v":1,"levels":[]})"); };
-        e.inline_writes = true;
+        HubEnv e = test::fake_hub_env(now, token_counter);
         return e;
     }
     void SetUp() override {

@@ -15,6 +15,8 @@
 #include "server/play/hub.h"
 #include "server/stores/game_store.h"
 
+#include "../support/fake_hub_env.h"
+
 using namespace outpost;
 using namespace outpost::server;
 using nlohmann::json;
@@ -42,18 +44,7 @@ struct AdminRoutesD9 : ::testing::Test {
 
     std::int64_t wall() const { return 1'700'000'000'000 + now; }
     HubEnv hub_env() {
-        HubEnv e;
-        e.monotonic_ms = [this] { return now; };
-        e.wall_ms = [this] { return wall(); };
-        e.call_back_in = [](const std::string&, Millis) {};
-        e.ask_robot = [](RobotRequest) {};
-        e.random_token = [this](int len) {
-            std::string s = "t" + std::to_string(++tokens);
-            while (int(s.size()) < len) s += "x";
-            return s;
-        };
-        e.levels_json = [] { return std::string(R"({"v":1,"levels":[]})"); };
-        e.inline_writes = true;
+        HubEnv e = test::fake_hub_env(now, tokens);
         e.arbiter_reason = [this](const std::string& id) { return admin_store->arbiter_reason(id).value(); };
         return e;
     }
@@ -177,7 +168,8 @@ TEST_F(AdminRoutesD9, EveryAdminRouteRefusesGuestsPlayersAndOtherSites) {
         EXPECT_EQ(cross.status, 403);
         EXPECT_EQ(code(cross), "forbidden_origin");
         // A forged session cookie is a guest.
-        EXPECT_EQ(call(r.method, r.target, "outpost_session=" + std::string(43, 'A'), r.body).status, 401);
+        const std::string forged = std::string("outpost_session=").append(43, 'A');
+        EXPECT_EQ(call(r.method, r.target, forged, r.body).status, 401);
     }
     // Nothing changed, and nothing was logged.
     EXPECT_FALSE(accounts->find("Boris").value()->disabled);

@@ -10,6 +10,7 @@
 #include "server/play/hub.h"
 #include "server/common/protocol.h"
 #include "server/stores/game_store.h"
+#include "../support/fake_hub_env.h"
 #include "../support/collector.h"
 
 using namespace outpost;
@@ -19,7 +20,7 @@ using nlohmann::json;
 namespace {
 
 constexpr Millis Day = 86'400'000;
-constexpr std::int64_t WallBase = 1'700'000'000'000;
+using test::WallBase;
 
 using outpost::test::Collector;
 
@@ -32,17 +33,8 @@ struct Corr : ::testing::Test {
     std::string db_path;
 
     HubEnv env() {
-        HubEnv e;
-        e.monotonic_ms = [this] { return now; };
-        e.wall_ms = [this] { return WallBase + now; };
+        HubEnv e = test::fake_hub_env(now, token_counter);
         e.call_back_in = [this](const std::string& id, Millis d) { callbacks.emplace_back(id, d); };
-        e.ask_robot = [](RobotRequest) {};
-        e.random_token = [this](int len) {
-            std::string s = "t" + std::to_string(++token_counter);
-            while (int(s.size()) < len) s += "x";
-            return s;
-        };
-        e.inline_writes = true;
         return e;
     }
     void SetUp() override {

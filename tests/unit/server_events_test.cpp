@@ -19,6 +19,7 @@
 #include "server/events/events.h"
 #include "server/play/hub.h"
 #include "server/stores/game_store.h"
+#include "../support/fake_hub_env.h"
 #include "../support/collector.h"
 #include "sqlite_crash_copy.h"
 
@@ -43,27 +44,16 @@ struct EventsP20 : ::testing::Test {
     Account organiser;
 
     HubEnv env() {
-        HubEnv e;
-        e.monotonic_ms = [this] { return now; };
-        e.wall_ms = [this] { return 1'700'000'000'000 + now; };
+        HubEnv e = test::fake_hub_env(now, token_counter);
         // A game's first timer is armed as it is made, its row already stored.
         e.call_back_in = [this](const std::string& game, Millis) {
             if (!scheduled.insert(game).second) return;
             if (crash_at && ++games_made == crash_at) snapshot();
             if (on_new_game) on_new_game(game);
         };
-        e.ask_robot = [](RobotRequest) {};
-        e.random_token = [this](int len) {
-            std::string s(1, 't');
-            s += std::to_string(++token_counter);
-            s.resize(std::max<std::size_t>(s.size(), std::size_t(std::max(len, 0))), 'x');
-            return s;
-        };
-        e.levels_json = [] { return std::string(R"({"v":1,"levels":[]})"); };
         e.on_live_game = [this](const LiveGame& g) {
             if (events && deliver_results && g.over) events->on_game_over(g);
         };
-        e.inline_writes = true;
         return e;
     }
     void SetUp() override {

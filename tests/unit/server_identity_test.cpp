@@ -12,6 +12,8 @@
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
 
+#include "../support/fake_hub_env.h"
+
 using namespace outpost;
 using namespace outpost::server;
 using nlohmann::json;
@@ -40,18 +42,7 @@ struct IdentityP21 : ::testing::Test {
     Account alice, bob;
 
     HubEnv env() {
-        HubEnv e;
-        e.monotonic_ms = [this] { return now; };
-        e.wall_ms = [this] { return 1'700'000'000'000 + now; };
-        e.call_back_in = [](const std::string&, Millis) {};
-        e.ask_robot = [](RobotRequest) {};
-        e.random_token = [this](int len) {
-            std::string s = "t" + std::to_string(++token_counter);
-            while (int(s.size()) < len) s += "x";
-            return s;
-        };
-        e.levels_json = [] { return std::string(R"({"v":1,"levels":[]})"); };
-        e.inline_writes = true;
+        HubEnv e = test::fake_hub_env(now, token_counter);
         return e;
     }
     void SetUp() override {
