@@ -2,12 +2,15 @@
 // is played on the board, then the player finds the move: a right one is answered by
 // the opponent's reply, a wrong one shows the solution; hints (the piece, then the
 // square), the solution, the next puzzle, a theme to train; the puzzle rating and its
-// change. The server checks every move (docs/protocol.md, "Puzzles").
+// change; moves in the player's notation (notation.ts); the screen-reader mode's keys
+// (srpanel.ts). The server checks every move (docs/protocol.md, "Puzzles").
 import { ApiError } from '../api';
 import { clear, h, toast } from '../dom';
 import { errorText, hasKey, num, t } from '../i18n';
 import { account } from '../account';
-import { announce } from '../speech';
+import { displaySan } from '../notation';
+import { announce, describeMove } from '../speech';
+import { TrainingPanel } from './srpanel';
 import { TrainerBoard, TrainerSan } from './trainer';
 import {
   askHint, fetchPuzzle, fetchThemes, nextPuzzle, recentPuzzles, rememberPuzzle, sendAttempt,
@@ -42,6 +45,12 @@ export class PuzzleView {
   private readonly hintButton = h('button.action', { type: 'button', 'data-action': 'hint', title: t('pzHintCost'), onclick: () => void this.hint() }, t('pzHint'));
   private readonly solutionButton = h('button.action', { type: 'button', 'data-action': 'solution', onclick: () => void this.giveUp() }, t('pzShowSolution'));
   private readonly nextButton = h('button.action.primary', { type: 'button', 'data-action': 'next', onclick: () => void this.next() }, t('pzNext'));
+  private readonly sr = new TrainingPanel(this.trainer, () => this.puzzle?.color ?? null, {
+    task: () => (this.puzzle ? t('pzYourTurn', { side: t(this.puzzle.color) }) : this.status.textContent ?? ''),
+    hint: () => { if (this.phase !== 'solving') return this.resultText(); void this.hint(); return null; },
+    result: () => this.resultText(),
+    next: () => { if (this.phase === 'loading') return null; void this.next(); return null; },
+  }, { hint: 'pzHint', next: 'pzNext' });
 
   constructor(mount: HTMLElement, id: string | null) {
     this.trainer.onUserMove = (uci) => void this.userMove(uci);
@@ -52,7 +61,7 @@ export class PuzzleView {
         h('aside.puzzle-side', { 'aria-label': t('pzTitle') },
           this.status, this.ratingLine, this.info, this.solutionLine,
           h('div.puzzle-actions', this.hintButton, this.solutionButton, this.nextButton),
-          h('label.block', { for: 'puzzle-theme' }, t('pzTheme'), this.themeSelect)))));
+          h('label.block', { for: 'puzzle-theme' }, t('pzTheme'), this.themeSelect), this.sr.el))));
     this.themeSelect.append(h('option', { value: '' }, t('pzAllThemes')));
     void this.loadThemes();
     this.showRating(null);
@@ -105,10 +114,13 @@ export class PuzzleView {
     this.trainer.setPosition(p.fen, p.color);
     this.setPhase('opponent');
     this.later(() => {
-      this.trainer.play(p.opponent_move);
+      // One announcement: the opponent's move, then what is asked.
+      const san = this.trainer.play(p.opponent_move, false);
       this.setPhase('solving');
       this.trainer.allow(p.color);
-      this.say(t('pzYourTurn', { side: t(p.color) }));
+      const asked = t('pzYourTurn', { side: t(p.color) });
+      this.status.textContent = asked;
+      announce(san ? `${describeMove(p.opponent_move, san, p.color === 'black')}. ${asked}` : asked);
     }, 500);
   }
 
@@ -116,6 +128,7 @@ export class PuzzleView {
     const p = this.puzzle;
     if (!p || this.phase !== 'solving') return;
     const fenBefore = this.trainer.fen();
+    const lastBefore = this.trainer.played[this.trainer.played.length - 1];
     this.trainer.play(uci);
     this.setPhase('waiting');
     let a: AttemptAnswer;
@@ -123,7 +136,7 @@ export class PuzzleView {
       a = await sendAttempt(p.id, [...this.moves, uci]);
     } catch (e) {
       if (this.destroyed) return;
-      this.trainer.setPosition(fenBefore, p.color);
+      this.trainer.setPosition(fenBefore, p.color, lastBefore);
       this.setPhase('solving');
       this.trainer.allow(p.color);
       toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
@@ -147,7 +160,7 @@ export class PuzzleView {
       this.ended(a);
     } else {
       // The wrong move goes back; the rest of the solution is played from there.
-      this.trainer.setPosition(fenBefore, p.color);
+      this.trainer.setPosition(fenBefore, p.color, lastBefore);
       this.failed(a);
     }
   }
@@ -164,9 +177,15 @@ export class PuzzleView {
     if (a.rating) this.showRating(a.rating);
     const p = this.puzzle;
     if (!p || !a.solution) return;
-    // The solution in SAN, from the position after the opponent's move.
+    // The solution in the player's notation, from the position after the opponent's move.
     const replay = new TrainerSan(p.fen, [p.opponent_move]);
-    this.solutionLine.textContent = t('pzSolution', { moves: a.solution.map((m) => replay.san(m)).join(' ') });
+    const white = (i: number) => (p.color === 'white') === (i % 2 === 0);
+    this.solutionLine.textContent = t('pzSolution', { moves: a.solution.map((m, i) => displaySan(replay.san(m), white(i))).join(' ') });
+  }
+
+  // What the page says now: the status, the rating and, once over, the solution.
+  private resultText(): string {
+    return [this.status, this.ratingLine, this.solutionLine].map((e) => e.textContent?.trim() ?? '').filter(Boolean).join(' ');
   }
 
   private async hint() {
@@ -238,6 +257,7 @@ export class PuzzleView {
 
   destroy() {
     this.destroyed = true;
+    this.sr.destroy();
     this.clearTimers();
     this.trainer.destroy();
   }
