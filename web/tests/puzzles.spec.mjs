@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { spawnServer, launch, newPage, shot, tmpDir, startGame, move, waitPly } from './helpers.mjs';
 import { assertAccessible } from './a11y.mjs';
 import { importTs } from './ts-import.mjs';
+import { LANGS, leftInEnglish, texts } from './i18n-check.mjs';
 
 const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fi = (await importTs(path.join(WEB, 'src', 'i18n', 'fi.ts'))).default;
@@ -198,6 +199,14 @@ test('Issue 29 item 4: learn from your mistakes in one\'s own analysed game', as
   await page.keyboard.press('n');
   assert.equal(await said(page), fi.lmLast);
   await assertAccessible(page, 'learn from your mistakes in Finnish, screen-reader mode');
+  assert.deepEqual(leftInEnglish(await texts(page, 'body'), 'fi'), [], 'learn from your mistakes still in English');
+  for (const lang of LANGS.filter((l) => l !== 'en' && l !== 'fi')) {
+    await page.goto(learnUrl.replace('/#/', `/?lang=${lang}#/`));
+    await page.waitForFunction(() => /Kf2/.test(document.querySelector('[data-learn=status]')?.textContent ?? ''));
+    await page.waitForSelector('.learn-page .nvui:not([hidden])');
+    assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], `learn from your mistakes still in English (${lang})`);
+    await assertAccessible(page, `learn from your mistakes in ${lang}, screen-reader mode`);
+  }
 });
 
 // Issue 29, what was left: a pawn to the last rank asks which piece, as on the game
@@ -318,7 +327,39 @@ test('Issue 29: screen-reader mode in Finnish: the readings in Finnish words, th
   await waitStatus(page, new RegExp(fi.pzSolved));
   await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
   assert.equal(await key('s'), `${fi.pzSolved} ${fi.pzGuest} ${fill(fi.pzSolution, { moves: 'Db1#' })}`);
-  await page.setViewportSize({ width: 390, height: 844 });
+  for (const width of [360, 390, 430]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.waitForTimeout(300); // chessground redraws the board for the new size
+    const { sw, culprit } = await page.evaluate(() => {
+      const over = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+      return { sw: document.documentElement.scrollWidth, culprit: over.join('; ') };
+    });
+    assert.ok(sw <= width, `no sideways scrolling at ${width} px: ${sw} (${culprit})`);
+  }
   await assertAccessible(page, 'the puzzle page in Finnish, screen-reader mode, on a phone');
-  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'no sideways scrolling');
+});
+
+// Item 4: the puzzle page in every language, with the screen-reader panel open, after a
+// hint and a wrong move: nothing left in English, axe finds nothing serious.
+test('Issue 29: the puzzle page in all six languages: no English left, axe', async () => {
+  for (const lang of LANGS) {
+    const page = await newPage(browser, `${server.url}/?lang=${lang}`);
+    await page.evaluate(() => localStorage.setItem('outpost.settings', JSON.stringify({ ...JSON.parse(localStorage.getItem('outpost.settings') ?? '{}'), screenReader: true })));
+    await page.goto(`${server.url}/?lang=${lang}#/puzzles/mate2`);
+    await page.reload(); // the settings are read when the page loads
+    await page.waitForFunction(() => document.querySelector('.puzzle-page')?.dataset.phase === 'solving');
+    await page.waitForSelector('.puzzle-page .nvui:not([hidden])');
+    await page.waitForFunction(() => document.querySelectorAll('[data-puzzle=theme] option').length > 1);
+    if (lang !== 'en') assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], `the puzzle page still in English (${lang})`);
+    await assertAccessible(page, `the puzzle page in ${lang}`);
+    await page.locator('[data-action=hint]').click();
+    await page.waitForFunction(() => /b1/.test(document.querySelector('[data-puzzle=status]')?.textContent ?? ''));
+    await click(page, 'a1'); await click(page, 'a7');
+    await page.waitForFunction(() => document.querySelector('.puzzle-page')?.dataset.phase === 'failed');
+    await page.locator('[data-nvui=result]').click();
+    if (lang !== 'en') assert.deepEqual(leftInEnglish(await texts(page, 'body'), lang), [], `the failed puzzle still in English (${lang})`);
+    await assertAccessible(page, `a failed puzzle in ${lang}`);
+    await page.context().close();
+  }
 });
