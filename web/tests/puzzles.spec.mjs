@@ -228,9 +228,18 @@ test('Issue 29: an underpromotion by mouse: the chooser asks, Escape cancels, th
   assert.equal(await page.locator('.puzzle-page cg-board piece.white.knight').count(), 1);
 });
 
-test('Issue 29: an underpromotion by keyboard: the keyboard board, then N in the chooser', async () => {
+test('Issue 29: an underpromotion by keyboard: a typed f8 asks too; the keyboard board, then N in the chooser', async () => {
   const page = await newPage(browser, server.url + '/#/puzzles/promo1');
   await waitStatus(page, /White to move/);
+  // A typed pawn move that names no piece asks which (Escape: nothing played).
+  for (const typed of ['f8', 'f7f8']) {
+    await page.locator('[data-action=move-input]').fill(typed);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.puzzle-page .promotion .promo-piece');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.puzzle-page .promotion', { state: 'detached' });
+    assert.equal(await page.locator('.puzzle-page').getAttribute('data-phase'), 'solving');
+  }
   await page.locator('[data-action=settings]').focus();
   await page.keyboard.press('Tab');
   // e1 first; f7 is one right and six up, f8 one more.
@@ -362,4 +371,23 @@ test('Issue 29: the puzzle page in all six languages: no English left, axe', asy
     await assertAccessible(page, `a failed puzzle in ${lang}`);
     await page.context().close();
   }
+});
+
+// The next puzzle asked for while the server still judges a move: its answer, about the
+// puzzle left, changes nothing on the new one.
+test('Issue 29: an answer about the puzzle left behind is dropped', async () => {
+  const page = await newPage(browser, server.url + '/#/puzzles/mate2');
+  await waitStatus(page, /White to move/);
+  let release; const held = new Promise((r) => { release = r; });
+  await page.route('**/api/v1/puzzles/mate2/attempt', async (route) => { await held; await route.continue(); });
+  await click(page, 'b1'); await click(page, 'b7');
+  await page.waitForFunction(() => document.querySelector('.puzzle-page')?.dataset.phase === 'waiting');
+  await page.locator('[data-action=next]').click();
+  await page.waitForFunction(() => !location.hash.endsWith('/mate2') && document.querySelector('.puzzle-page')?.dataset.phase === 'solving');
+  const asked = await status(page);
+  release();
+  await page.waitForResponse('**/api/v1/puzzles/mate2/attempt');
+  await page.waitForTimeout(800); // past the opponent's reply (450 ms) it would have played
+  assert.equal(await status(page), asked);
+  assert.equal(await page.locator('.puzzle-page').getAttribute('data-phase'), 'solving');
 });

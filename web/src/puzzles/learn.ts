@@ -20,6 +20,7 @@ export class LearnView {
   private readonly trainer = new TrainerBoard(t('lmBoard'));
   private marked: MoveAnalysis[] = [];
   private index = 0;
+  private shown = 0; // counts the positions shown: the engine's answer about an earlier one is dropped
   private fens: string[] = [];  // the position before each ply (index ply - 1)
   private played: PlayedMove[] = []; // the game's moves (index ply - 1)
   private mine: Side | null = null;
@@ -76,6 +77,7 @@ export class LearnView {
 
   private show(i: number) {
     this.index = i;
+    this.shown++;
     const m = this.marked[i];
     this.trainer.setPosition(this.fens[m.ply - 1], m.color, this.played[m.ply - 2]);
     this.trainer.allow(m.color);
@@ -105,10 +107,11 @@ export class LearnView {
     const m = this.marked[this.index];
     const before = this.trainer.fen();
     const san = this.trainer.play(uci) ?? uci;
+    const shown = this.shown;
     this.say(t('lmChecking'));
     try {
       const r = await tryBetterMove(this.gameId, m.ply, uci);
-      if (this.destroyed) return;
+      if (this.destroyed || shown !== this.shown) return;
       this.say(r.accepted ? t('lmGood', { move: this.san(san) }) : t('lmNotBetter', { move: this.san(san) }));
       // The line is the engine's from the position before the mistake: the player's move first.
       if (r.line_san.length) this.line.textContent = t('lmLine', { line: r.line_san.map((x, k) => this.san(x, (this.mine === 'white') === (k % 2 === 0))).join(' ') });
@@ -118,7 +121,7 @@ export class LearnView {
       }
       if (r.accepted && this.index + 1 >= this.marked.length) announce(t('lmDone'));
     } catch (e) {
-      if (this.destroyed) return;
+      if (this.destroyed || shown !== this.shown) return;
       this.trainer.setPosition(before, m.color, this.played[m.ply - 2]);
       this.trainer.allow(m.color);
       this.say(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));

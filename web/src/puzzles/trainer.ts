@@ -2,8 +2,9 @@
 // the legal moves of the position (chessops), played by mouse, touch, the keyboard
 // board (keyboardboard.ts) or typed in the move box (SAN or coordinates, in the UI's
 // piece letters, as the game screen reads them), each move said in words for the
-// screen reader (speech.ts). A pawn taken to the last rank by mouse, touch or keys asks
-// which piece with the game screen's chooser (round/promotion.ts). The page decides
+// screen reader (speech.ts). A pawn taken to the last rank by mouse, touch, keys or a
+// typed move that names no piece asks which piece with the game screen's chooser
+// (round/promotion.ts). The page decides
 // what a move means; this file only turns it into UCI as the server writes it
 // (castling e1g1).
 import { Chess, normalizeMove } from 'chessops/chess';
@@ -51,7 +52,7 @@ export class TrainerBoard {
       h('button.action', { type: 'button', 'data-action': 'read-position', onclick: () => announce(positionByRank(this.fen(), this.orientation)) }, t('trReadPosition')));
     this.el = h('div.trainer', h('div.board-wrap', { role: 'region', 'aria-label': label }, wrap), form);
     this.board = new Board(wrap, { viewOnly: false, movable: { color: undefined }, premovable: { enabled: false } });
-    this.board.onMove = (m) => this.fromBoard(m.from, m.to);
+    this.board.onMove = (m) => this.fromUser(m.from, m.to);
     this.kb = new KeyboardBoard(wrap, this.board);
     this.promotion = new Promotion(wrap);
   }
@@ -106,8 +107,7 @@ export class TrainerBoard {
 
   shapes(shapes: DrawShape[]) { this.board.set({ drawable: { autoShapes: shapes } }); }
 
-  // "e1h1" or "e1g1" as the board gave it: the server's form (e1g1). A typed pawn move
-  // to the last rank without a piece (e7e8, e8) becomes a queen; e7e8n, e8=N choose.
+  // "e1h1" or "e1g1" as the board gave it: the server's form (e1g1).
   private toUci(from: string, to: string, promotion = ''): string {
     const piece = this.pos.board.get(parseSquare(from)!);
     let dest = to;
@@ -116,22 +116,22 @@ export class TrainerBoard {
       const df = to.charCodeAt(0) - from.charCodeAt(0);
       if ((target?.role === 'rook' && target.color === piece.color) || Math.abs(df) > 1) dest = `${df > 0 ? 'g' : 'c'}${from[1]}`;
     }
-    if (piece?.role === 'pawn' && (to[1] === '8' || to[1] === '1') && !promotion) promotion = 'q';
     return from + dest + promotion;
   }
 
-  private fromBoard(from: string, to: string) {
+  // A move by board or box; a pawn to the last rank without its piece asks which.
+  private fromUser(from: string, to: string, promotion = '') {
     const mover = this.mover;
     if (!mover) return;
     const piece = this.pos.board.get(parseSquare(from)!);
-    if (piece?.role === 'pawn' && isLastRank(to)) {
+    if (piece?.role === 'pawn' && isLastRank(to) && !promotion) {
       void this.promotion.choose(to, piece.color, this.orientation).then((p) => {
         if (p && this.mover === mover) this.submit(this.toUci(from, to, p));
         else this.restore(); // cancelled: the pawn goes back
       });
       return;
     }
-    this.submit(this.toUci(from, to));
+    this.submit(this.toUci(from, to, promotion));
   }
 
   // The board as the position stands (after a move the board ran ahead with).
@@ -163,11 +163,15 @@ export class TrainerBoard {
     if (read.kind === 'command') { announce(positionByRank(this.fen(), this.orientation)); return; }
     let uci = read.move.uci;
     if (!uci && read.move.san) {
-      const m = parseSan(this.pos, read.move.san);
+      const san = read.move.san;
+      const m = parseSan(this.pos, san);
+      // "f8" or "fxg8" names no piece: the move is found as if it did, and the chooser asks.
+      const bare = !m && /^([a-h]x)?[a-h][18][+#]?$/.test(san) ? parseSan(this.pos, `${san.replace(/[+#]$/, '')}=Q`) : undefined;
       if (m && 'from' in m) uci = makeSquare(m.from) + makeSquare(m.to) + (m.promotion ? m.promotion[0] === 'k' ? 'n' : m.promotion[0] : '');
+      else if (bare && 'from' in bare) uci = makeSquare(bare.from) + makeSquare(bare.to);
     }
     if (!uci || !isKey(uci.slice(0, 2)) || !isKey(uci.slice(2, 4))) { announce(t('err_illegal_move')); return; }
-    this.submit(this.toUci(uci.slice(0, 2), uci.slice(2, 4), uci.slice(4)));
+    this.fromUser(uci.slice(0, 2), uci.slice(2, 4), uci.slice(4));
   }
 
   destroy() {

@@ -37,6 +37,9 @@ export class PuzzleView {
   private hintLevel = 0;
   private timers: number[] = [];
   private destroyed = false;
+  // Counts the puzzles asked for: an answer about an earlier one (the player went on
+  // to the next meanwhile) is dropped.
+  private generation = 0;
   private readonly status = h('p.puzzle-status', { 'data-puzzle': 'status', role: 'status' });
   private readonly ratingLine = h('p.puzzle-rating', { 'data-puzzle': 'rating' });
   private readonly info = h('p.puzzle-info', { 'data-puzzle': 'info' });
@@ -87,16 +90,19 @@ export class PuzzleView {
 
   private async next() { await this.load(() => nextPuzzle(this.theme, recentPuzzles())); }
 
+  private stale(generation: number): boolean { return this.destroyed || generation !== this.generation; }
+
   private async load(get: () => ReturnType<typeof fetchPuzzle>) {
+    const generation = ++this.generation;
     this.clearTimers();
     this.setPhase('loading');
     try {
       const r = await get();
-      if (this.destroyed) return;
+      if (this.stale(generation)) return;
       this.showRating(r.rating);
       this.start(r.puzzle);
     } catch (e) {
-      if (this.destroyed) return;
+      if (this.stale(generation)) return;
       const code = e instanceof ApiError ? e.code : 'http';
       this.setPhase('none');
       this.say(code === 'not_found' ? t('pzNone') : errorText(code, (e as Error).message));
@@ -129,20 +135,21 @@ export class PuzzleView {
     if (!p || this.phase !== 'solving') return;
     const fenBefore = this.trainer.fen();
     const lastBefore = this.trainer.played[this.trainer.played.length - 1];
+    const generation = this.generation;
     this.trainer.play(uci);
     this.setPhase('waiting');
     let a: AttemptAnswer;
     try {
       a = await sendAttempt(p.id, [...this.moves, uci]);
     } catch (e) {
-      if (this.destroyed) return;
+      if (this.stale(generation)) return;
       this.trainer.setPosition(fenBefore, p.color, lastBefore);
       this.setPhase('solving');
       this.trainer.allow(p.color);
       toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
       return;
     }
-    if (this.destroyed) return;
+    if (this.stale(generation)) return;
     this.hintLevel = 0;
     this.trainer.shapes([]);
     if (a.status === 'continue' && a.reply) {
@@ -191,9 +198,11 @@ export class PuzzleView {
   private async hint() {
     const p = this.puzzle;
     if (!p || this.phase !== 'solving') return;
+    const generation = this.generation;
+    const step = this.moves.length;
     try {
       const r = await askHint(p.id, this.moves);
-      if (this.destroyed) return;
+      if (this.stale(generation) || this.moves.length !== step || this.phase !== 'solving') return; // moved meanwhile
       this.hintLevel = Math.min(2, this.hintLevel + 1);
       if (r.rating) this.showRating(r.rating);
       if (this.hintLevel === 1) {
@@ -204,19 +213,22 @@ export class PuzzleView {
         this.say(t('pzHintMove', { from: r.from, to: r.to }));
       }
     } catch (e) {
-      toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
+      if (!this.stale(generation)) toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
     }
   }
 
   private async giveUp() {
     const p = this.puzzle;
     if (!p || this.phase !== 'solving') return;
+    const generation = this.generation;
     this.setPhase('waiting');
     try {
       const a = await sendAttempt(p.id, this.moves, true);
-      if (!this.destroyed) this.failed(a);
+      if (!this.stale(generation)) this.failed(a);
     } catch (e) {
+      if (this.stale(generation)) return;
       this.setPhase('solving');
+      this.trainer.allow(p.color);
       toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
     }
   }
