@@ -12,11 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { startServer, launch, newPage, shot, move, waitPly } from './helpers.mjs';
 import { importTs } from './ts-import.mjs';
 import { assertAccessible } from './a11y.mjs';
+import { LANGS, dicts, leftInEnglish, texts } from './i18n-check.mjs';
 
 const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const LANGS = ['en', 'fi', 'th', 'mr', 'zh', 'ja'];
-const dicts = Object.fromEntries(await Promise.all(LANGS.map(async (l) =>
-  [l, (await importTs(path.join(WEB, 'src', 'i18n', `${l}.ts`))).default])));
 const FAMILY = { th: 'Noto Sans Thai', mr: 'Noto Sans Devanagari', zh: 'Noto Sans SC', ja: 'Noto Sans JP' };
 
 const SCRIPT = { th: /[\u0E00-\u0E7F]/g, mr: /[\u0900-\u097F]/g, zh: /[\u3000-\u9FFF\uFF00-\uFFEF]/g, ja: /[\u3000-\u9FFF\uFF00-\uFFEF]/g };
@@ -58,36 +56,8 @@ let server; let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-// Every visible text, aria-label, title and placeholder under `root`.
-async function texts(page, root) {
-  return page.locator(root).first().evaluate((el) => {
-    const out = [];
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const p = n.parentElement;
-      if (p && p.closest('[hidden]')) continue;
-      const s = n.textContent.trim();
-      if (s) out.push(s);
-    }
-    for (const e of el.querySelectorAll('[aria-label],[title],[placeholder]')) {
-      for (const a of ['aria-label', 'title', 'placeholder']) { const v = e.getAttribute(a); if (v) out.push(v.trim()); }
-    }
-    return out;
-  });
-}
-
 const { formatMessage } = await importTs(path.join(WEB, 'src', 'locale', 'format.ts'));
 const formatIn = (lang, key, params) => formatMessage(dicts[lang][key], params, lang);
-
-// English texts on the page that the language has its own words for (and any
-// message left unformatted, with its braces).
-function leftInEnglish(found, lang) {
-  const raw = found.filter((x) => /\{[^}]*\}/.test(x));
-  if (raw.length) return raw;
-  const en = dicts.en; const d = dicts[lang];
-  const english = new Set(Object.keys(en).filter((k) => d[k] !== en[k] && !/[{}]/.test(en[k])).map((k) => en[k]));
-  return found.filter((s) => english.has(s));
-}
 
 for (const lang of LANGS) {
   test(`P17: /?lang=${lang}: home page and Settings in ${lang}, fonts for its script`, async () => {

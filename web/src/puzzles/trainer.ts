@@ -2,8 +2,11 @@
 // the legal moves of the position (chessops), played by mouse, touch, the keyboard
 // board (keyboardboard.ts) or typed in the move box (SAN or coordinates, in the UI's
 // piece letters, as the game screen reads them), each move said in words for the
-// screen reader (speech.ts). The page decides what a move means; this file only
-// turns it into UCI as the server writes it (castling e1g1).
+// screen reader (speech.ts). A pawn taken to the last rank by mouse, touch, keys or a
+// typed move that names no piece asks which piece with the game screen's chooser
+// (round/promotion.ts). The page decides
+// what a move means; this file only turns it into UCI as the server writes it
+// (castling e1g1).
 import { Chess, normalizeMove } from 'chessops/chess';
 import { chessgroundDests } from 'chessops/compat';
 import { makeFen, parseFen } from 'chessops/fen';
@@ -17,16 +20,22 @@ import { h } from '../dom';
 import { t } from '../i18n';
 import { KeyboardBoard } from '../keyboardboard';
 import { readTyped, positionByRank } from '../round/keyboardMove';
+import { Promotion, isLastRank } from '../round/promotion';
 import { announce, describeMove } from '../speech';
 
 export type Side = 'white' | 'black';
+// A move played on the board, as the screen reader says it.
+export interface PlayedMove { uci: string; san: string; white: boolean }
 
 export class TrainerBoard {
   readonly el: HTMLElement;
   readonly input: HTMLInputElement;
   readonly board: Board;
   private readonly kb: KeyboardBoard;
+  private readonly promotion: Promotion;
   pos: Chess = Chess.default();
+  // The moves played since the last setPosition (its `last` move first).
+  played: PlayedMove[] = [];
   private mover: Side | null = null;
   orientation: Side = 'white';
   // A move of the player, in UCI (castling as e1g1).
@@ -43,20 +52,31 @@ export class TrainerBoard {
       h('button.action', { type: 'button', 'data-action': 'read-position', onclick: () => announce(positionByRank(this.fen(), this.orientation)) }, t('trReadPosition')));
     this.el = h('div.trainer', h('div.board-wrap', { role: 'region', 'aria-label': label }, wrap), form);
     this.board = new Board(wrap, { viewOnly: false, movable: { color: undefined }, premovable: { enabled: false } });
-    this.board.onMove = (m) => this.fromBoard(m.from, m.to);
+    this.board.onMove = (m) => this.fromUser(m.from, m.to);
     this.kb = new KeyboardBoard(wrap, this.board);
+    this.promotion = new Promotion(wrap);
   }
 
   fen(): string { return makeFen(this.pos.toSetup()); }
 
-  // A new position (no animation), seen from `orientation`.
-  setPosition(fen: string, orientation: Side) {
+  // A new position (no animation), seen from `orientation`; `last`: the move that led
+  // to it, shown on the board and kept for the screen reader.
+  setPosition(fen: string, orientation: Side, last?: PlayedMove) {
+    this.promotion.cancel();
     const setup = parseFen(fen);
     this.pos = setup.isOk ? Chess.fromSetup(setup.value).unwrap() : Chess.default();
     this.orientation = orientation;
     this.mover = null;
-    this.board.set({ fen: this.fen(), orientation, lastMove: undefined, turnColor: this.pos.turn, check: this.pos.isCheck() ? this.pos.turn : false,
+    this.played = last ? [last] : [];
+    const lastMove = last && isKey(last.uci.slice(0, 2)) && isKey(last.uci.slice(2, 4)) ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] as Key[] : undefined;
+    this.board.set({ fen: this.fen(), orientation, lastMove, turnColor: this.pos.turn, check: this.pos.isCheck() ? this.pos.turn : false,
       movable: { color: undefined, dests: new Map() }, drawable: { autoShapes: [] } });
+  }
+
+  // The last move `side` played here, in words ("Black pawn c7 to c6"), or null.
+  lastMoveOf(side: Side): string | null {
+    const m = [...this.played].reverse().find((x) => x.white === (side === 'white'));
+    return m ? describeMove(m.uci, m.san, m.white) : null;
   }
 
   // Plays a UCI move on the board (animated), says it; its SAN, or null when not legal.
@@ -68,6 +88,7 @@ export class TrainerBoard {
     const san = makeSan(this.pos, move);
     const whiteMoved = this.pos.turn === 'white';
     this.pos.play(move);
+    this.played.push({ uci, san, white: whiteMoved });
     this.board.set({ fen: this.fen(), lastMove: [uci.slice(0, 2) as Key, uci.slice(2, 4) as Key], turnColor: this.pos.turn,
       check: this.pos.isCheck() ? this.pos.turn : false, drawable: { autoShapes: [] } });
     this.allow(this.mover);
@@ -77,6 +98,7 @@ export class TrainerBoard {
 
   // Lets `side` move (when it is its turn), or nobody.
   allow(side: Side | null) {
+    if (side === null) this.promotion.cancel();
     this.mover = side;
     const on = side !== null && this.pos.turn === side;
     this.board.set({ movable: { color: on ? side : undefined, dests: on ? chessgroundDests(this.pos) : new Map() } });
@@ -85,8 +107,7 @@ export class TrainerBoard {
 
   shapes(shapes: DrawShape[]) { this.board.set({ drawable: { autoShapes: shapes } }); }
 
-  // "e1h1" or "e1g1" as the board gave it: the server's form (e1g1); a pawn on the last
-  // rank becomes a queen (typed moves choose: e7e8n, e8=N).
+  // "e1h1" or "e1g1" as the board gave it: the server's form (e1g1).
   private toUci(from: string, to: string, promotion = ''): string {
     const piece = this.pos.board.get(parseSquare(from)!);
     let dest = to;
@@ -95,20 +116,37 @@ export class TrainerBoard {
       const df = to.charCodeAt(0) - from.charCodeAt(0);
       if ((target?.role === 'rook' && target.color === piece.color) || Math.abs(df) > 1) dest = `${df > 0 ? 'g' : 'c'}${from[1]}`;
     }
-    if (piece?.role === 'pawn' && (to[1] === '8' || to[1] === '1') && !promotion) promotion = 'q';
     return from + dest + promotion;
   }
 
-  private fromBoard(from: string, to: string) {
-    if (!this.mover) return;
-    this.submit(this.toUci(from, to));
+  // A move by board or box; a pawn to the last rank without its piece asks which.
+  private fromUser(from: string, to: string, promotion = '') {
+    const mover = this.mover;
+    if (!mover) return;
+    const piece = this.pos.board.get(parseSquare(from)!);
+    if (piece?.role === 'pawn' && isLastRank(to) && !promotion) {
+      void this.promotion.choose(to, piece.color, this.orientation).then((p) => {
+        if (p && this.mover === mover) this.submit(this.toUci(from, to, p));
+        else this.restore(); // cancelled: the pawn goes back
+      });
+      return;
+    }
+    this.submit(this.toUci(from, to, promotion));
+  }
+
+  // The board as the position stands (after a move the board ran ahead with).
+  private restore() {
+    const last = this.played[this.played.length - 1];
+    this.board.set({ fen: this.fen(), turnColor: this.pos.turn, lastMove: last ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] as Key[] : undefined,
+      check: this.pos.isCheck() ? this.pos.turn : false });
+    this.allow(this.mover);
   }
 
   private submit(uci: string) {
     const m = parseUci(uci);
     if (!m || !('from' in m) || !this.pos.isLegal(normalizeMove(this.pos, m) as NormalMove)) {
       announce(t('err_illegal_move'));
-      this.board.set({ fen: this.fen() });
+      this.restore();
       return;
     }
     this.allow(null);
@@ -125,14 +163,19 @@ export class TrainerBoard {
     if (read.kind === 'command') { announce(positionByRank(this.fen(), this.orientation)); return; }
     let uci = read.move.uci;
     if (!uci && read.move.san) {
-      const m = parseSan(this.pos, read.move.san);
+      const san = read.move.san;
+      const m = parseSan(this.pos, san);
+      // "f8" or "fxg8" names no piece: the move is found as if it did, and the chooser asks.
+      const bare = !m && /^([a-h]x)?[a-h][18][+#]?$/.test(san) ? parseSan(this.pos, `${san.replace(/[+#]$/, '')}=Q`) : undefined;
       if (m && 'from' in m) uci = makeSquare(m.from) + makeSquare(m.to) + (m.promotion ? m.promotion[0] === 'k' ? 'n' : m.promotion[0] : '');
+      else if (bare && 'from' in bare) uci = makeSquare(bare.from) + makeSquare(bare.to);
     }
     if (!uci || !isKey(uci.slice(0, 2)) || !isKey(uci.slice(2, 4))) { announce(t('err_illegal_move')); return; }
-    this.submit(this.toUci(uci.slice(0, 2), uci.slice(2, 4), uci.slice(4)));
+    this.fromUser(uci.slice(0, 2), uci.slice(2, 4), uci.slice(4));
   }
 
   destroy() {
+    this.promotion.cancel();
     this.kb.destroy();
     this.board.destroy();
   }

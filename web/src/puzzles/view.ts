@@ -2,12 +2,15 @@
 // is played on the board, then the player finds the move: a right one is answered by
 // the opponent's reply, a wrong one shows the solution; hints (the piece, then the
 // square), the solution, the next puzzle, a theme to train; the puzzle rating and its
-// change. The server checks every move (docs/protocol.md, "Puzzles").
+// change; moves in the player's notation (notation.ts); the screen-reader mode's keys
+// (srpanel.ts). The server checks every move (docs/protocol.md, "Puzzles").
 import { ApiError } from '../api';
 import { clear, h, toast } from '../dom';
 import { errorText, hasKey, num, t } from '../i18n';
 import { account } from '../account';
-import { announce } from '../speech';
+import { displaySan } from '../notation';
+import { announce, describeMove } from '../speech';
+import { TrainingPanel } from './srpanel';
 import { TrainerBoard, TrainerSan } from './trainer';
 import {
   askHint, fetchPuzzle, fetchThemes, nextPuzzle, recentPuzzles, rememberPuzzle, sendAttempt,
@@ -34,6 +37,9 @@ export class PuzzleView {
   private hintLevel = 0;
   private timers: number[] = [];
   private destroyed = false;
+  // Counts the puzzles asked for: an answer about an earlier one (the player went on
+  // to the next meanwhile) is dropped.
+  private generation = 0;
   private readonly status = h('p.puzzle-status', { 'data-puzzle': 'status', role: 'status' });
   private readonly ratingLine = h('p.puzzle-rating', { 'data-puzzle': 'rating' });
   private readonly info = h('p.puzzle-info', { 'data-puzzle': 'info' });
@@ -42,6 +48,12 @@ export class PuzzleView {
   private readonly hintButton = h('button.action', { type: 'button', 'data-action': 'hint', title: t('pzHintCost'), onclick: () => void this.hint() }, t('pzHint'));
   private readonly solutionButton = h('button.action', { type: 'button', 'data-action': 'solution', onclick: () => void this.giveUp() }, t('pzShowSolution'));
   private readonly nextButton = h('button.action.primary', { type: 'button', 'data-action': 'next', onclick: () => void this.next() }, t('pzNext'));
+  private readonly sr = new TrainingPanel(this.trainer, () => this.puzzle?.color ?? null, {
+    task: () => (this.puzzle ? t('pzYourTurn', { side: t(this.puzzle.color) }) : this.status.textContent ?? ''),
+    hint: () => { if (this.phase !== 'solving') return this.resultText(); void this.hint(); return null; },
+    result: () => this.resultText(),
+    next: () => { if (this.phase === 'loading') return null; void this.next(); return null; },
+  }, { hint: 'pzHint', next: 'pzNext' });
 
   constructor(mount: HTMLElement, id: string | null) {
     this.trainer.onUserMove = (uci) => void this.userMove(uci);
@@ -52,7 +64,7 @@ export class PuzzleView {
         h('aside.puzzle-side', { 'aria-label': t('pzTitle') },
           this.status, this.ratingLine, this.info, this.solutionLine,
           h('div.puzzle-actions', this.hintButton, this.solutionButton, this.nextButton),
-          h('label.block', { for: 'puzzle-theme' }, t('pzTheme'), this.themeSelect)))));
+          h('label.block', { for: 'puzzle-theme' }, t('pzTheme'), this.themeSelect), this.sr.el))));
     this.themeSelect.append(h('option', { value: '' }, t('pzAllThemes')));
     void this.loadThemes();
     this.showRating(null);
@@ -78,16 +90,19 @@ export class PuzzleView {
 
   private async next() { await this.load(() => nextPuzzle(this.theme, recentPuzzles())); }
 
+  private stale(generation: number): boolean { return this.destroyed || generation !== this.generation; }
+
   private async load(get: () => ReturnType<typeof fetchPuzzle>) {
+    const generation = ++this.generation;
     this.clearTimers();
     this.setPhase('loading');
     try {
       const r = await get();
-      if (this.destroyed) return;
+      if (this.stale(generation)) return;
       this.showRating(r.rating);
       this.start(r.puzzle);
     } catch (e) {
-      if (this.destroyed) return;
+      if (this.stale(generation)) return;
       const code = e instanceof ApiError ? e.code : 'http';
       this.setPhase('none');
       this.say(code === 'not_found' ? t('pzNone') : errorText(code, (e as Error).message));
@@ -105,10 +120,13 @@ export class PuzzleView {
     this.trainer.setPosition(p.fen, p.color);
     this.setPhase('opponent');
     this.later(() => {
-      this.trainer.play(p.opponent_move);
+      // One announcement: the opponent's move, then what is asked.
+      const san = this.trainer.play(p.opponent_move, false);
       this.setPhase('solving');
       this.trainer.allow(p.color);
-      this.say(t('pzYourTurn', { side: t(p.color) }));
+      const asked = t('pzYourTurn', { side: t(p.color) });
+      this.status.textContent = asked;
+      announce(san ? `${describeMove(p.opponent_move, san, p.color === 'black')}. ${asked}` : asked);
     }, 500);
   }
 
@@ -116,20 +134,22 @@ export class PuzzleView {
     const p = this.puzzle;
     if (!p || this.phase !== 'solving') return;
     const fenBefore = this.trainer.fen();
+    const lastBefore = this.trainer.played[this.trainer.played.length - 1];
+    const generation = this.generation;
     this.trainer.play(uci);
     this.setPhase('waiting');
     let a: AttemptAnswer;
     try {
       a = await sendAttempt(p.id, [...this.moves, uci]);
     } catch (e) {
-      if (this.destroyed) return;
-      this.trainer.setPosition(fenBefore, p.color);
+      if (this.stale(generation)) return;
+      this.trainer.setPosition(fenBefore, p.color, lastBefore);
       this.setPhase('solving');
       this.trainer.allow(p.color);
       toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
       return;
     }
-    if (this.destroyed) return;
+    if (this.stale(generation)) return;
     this.hintLevel = 0;
     this.trainer.shapes([]);
     if (a.status === 'continue' && a.reply) {
@@ -147,7 +167,7 @@ export class PuzzleView {
       this.ended(a);
     } else {
       // The wrong move goes back; the rest of the solution is played from there.
-      this.trainer.setPosition(fenBefore, p.color);
+      this.trainer.setPosition(fenBefore, p.color, lastBefore);
       this.failed(a);
     }
   }
@@ -164,17 +184,25 @@ export class PuzzleView {
     if (a.rating) this.showRating(a.rating);
     const p = this.puzzle;
     if (!p || !a.solution) return;
-    // The solution in SAN, from the position after the opponent's move.
+    // The solution in the player's notation, from the position after the opponent's move.
     const replay = new TrainerSan(p.fen, [p.opponent_move]);
-    this.solutionLine.textContent = t('pzSolution', { moves: a.solution.map((m) => replay.san(m)).join(' ') });
+    const white = (i: number) => (p.color === 'white') === (i % 2 === 0);
+    this.solutionLine.textContent = t('pzSolution', { moves: a.solution.map((m, i) => displaySan(replay.san(m), white(i))).join(' ') });
+  }
+
+  // What the page says now: the status, the rating and, once over, the solution.
+  private resultText(): string {
+    return [this.status, this.ratingLine, this.solutionLine].map((e) => e.textContent?.trim() ?? '').filter(Boolean).join(' ');
   }
 
   private async hint() {
     const p = this.puzzle;
     if (!p || this.phase !== 'solving') return;
+    const generation = this.generation;
+    const step = this.moves.length;
     try {
       const r = await askHint(p.id, this.moves);
-      if (this.destroyed) return;
+      if (this.stale(generation) || this.moves.length !== step || this.phase !== 'solving') return; // moved meanwhile
       this.hintLevel = Math.min(2, this.hintLevel + 1);
       if (r.rating) this.showRating(r.rating);
       if (this.hintLevel === 1) {
@@ -185,19 +213,22 @@ export class PuzzleView {
         this.say(t('pzHintMove', { from: r.from, to: r.to }));
       }
     } catch (e) {
-      toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
+      if (!this.stale(generation)) toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
     }
   }
 
   private async giveUp() {
     const p = this.puzzle;
     if (!p || this.phase !== 'solving') return;
+    const generation = this.generation;
     this.setPhase('waiting');
     try {
       const a = await sendAttempt(p.id, this.moves, true);
-      if (!this.destroyed) this.failed(a);
+      if (!this.stale(generation)) this.failed(a);
     } catch (e) {
+      if (this.stale(generation)) return;
       this.setPhase('solving');
+      this.trainer.allow(p.color);
       toast(errorText(e instanceof ApiError ? e.code : 'http', (e as Error).message));
     }
   }
@@ -238,6 +269,7 @@ export class PuzzleView {
 
   destroy() {
     this.destroyed = true;
+    this.sr.destroy();
     this.clearTimers();
     this.trainer.destroy();
   }

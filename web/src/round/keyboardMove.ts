@@ -64,6 +64,17 @@ export function positionByFile(fen: string, orientation: Color = 'white'): strin
   return files.map((f) => t('sayFile', { file: fileWord(f), pieces: occupants(ranks.map((r) => `${f}${r}`), pieces) })).join('. ');
 }
 
+// The position piece by piece, each side's king first: "White: king g1, rook a1. Black: …".
+export function positionByPiece(fen: string): string {
+  const pieces = placement(fen);
+  return (['white', 'black'] as const).map((color) => {
+    const list = [...pieces].filter(([, p]) => (p === p.toUpperCase()) === (color === 'white'))
+      .sort((a, b) => ORDER.indexOf(a[1].toUpperCase()) - ORDER.indexOf(b[1].toUpperCase()))
+      .map(([sq, p]) => `${roleWord(p)} ${squareWords(sq)}`);
+    return `${t(color)}: ${list.join(', ')}`;
+  }).join('. ');
+}
+
 // The words to announce for a command, or null when the command is unknown.
 export function commandText(c: string, ctx: CommandContext): string | null {
   const s = ctx.state;
@@ -90,14 +101,7 @@ export function commandText(c: string, ctx: CommandContext): string | null {
       return i === 0 || white ? `${ctx.moveNumber ? ctx.moveNumber(i) : Math.floor(i / 2) + 1}. ${words}` : words;
     }).join('; ');
   }
-  if (/^(board|position|pieces)$/i.test(c)) {
-    return (['white', 'black'] as const).map((color) => {
-      const list = [...pieces].filter(([, p]) => (p === p.toUpperCase()) === (color === 'white'))
-        .sort((a, b) => ORDER.indexOf(a[1].toUpperCase()) - ORDER.indexOf(b[1].toUpperCase()))
-        .map(([sq, p]) => `${roleWord(p)} ${squareWords(sq)}`);
-      return `${t(color)}: ${list.join(', ')}`;
-    }).join('. ');
-  }
+  if (/^(board|position|pieces)$/i.test(c)) return positionByPiece(s.fen);
   if (/^[a-h][1-8]$/i.test(c)) {
     const p = pieces.get(c.toLowerCase());
     return `${squareWords(c.toLowerCase())}: ${p ? pieceWords(p) : t('emptySquare')}`;

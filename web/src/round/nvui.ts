@@ -3,7 +3,8 @@
 // rank, by file and by piece, the clocks, the last move and the move list. Each answer
 // goes to the aria-live announcer (speech.ts) and stays written in the panel, where a
 // screen reader can read it again line by line. The texts are the move box's commands
-// (keyboardMove.ts), so /ranks typed there says the same.
+// (keyboardMove.ts), so /ranks typed there says the same. The puzzle pages give the
+// panel commands of their own (puzzles/srpanel.ts).
 import { clear, h } from '../dom';
 import { t, type Key } from '../i18n';
 import { announce } from '../speech';
@@ -24,13 +25,15 @@ export class NvuiPanel {
   readonly el: HTMLElement;
   private readonly output: HTMLElement;
 
-  // `answer`: the words for a move-box command (null when there is no game yet).
-  constructor(private answer: (command: string) => string | null) {
+  // `answer`: the words for a command (null when there is nothing to say yet);
+  // `commands`: the keys of this page, `help`: the line that introduces them.
+  constructor(private answer: (command: string) => string | null,
+    private commands: NvuiCommand[] = NVUI_COMMANDS, help: Key = 'srPanelHelp') {
     this.output = h('div.nvui-output', { 'data-nvui': 'output' });
     this.el = h('section.nvui', { 'aria-labelledby': 'nvui-title', hidden: true },
       h('h2', { id: 'nvui-title' }, t('srPanel')),
-      h('p.nvui-help', t('srPanelHelp')),
-      h('div.nvui-commands', NVUI_COMMANDS.map((c) => h('button.action', {
+      h('p.nvui-help', t(help)),
+      h('div.nvui-commands', commands.map((c) => h('button.action', {
         type: 'button', 'data-nvui': c.command, 'aria-keyshortcuts': c.key,
         onclick: () => this.run(c.command),
       }, h('kbd', c.key.toUpperCase()), ' ', t(c.label)))),
@@ -41,7 +44,7 @@ export class NvuiPanel {
 
   // A key pressed on the game screen; true when it was a command.
   key(k: string): boolean {
-    const c = NVUI_COMMANDS.find((x) => x.key === k.toLowerCase());
+    const c = this.commands.find((x) => x.key === k.toLowerCase());
     if (!c) return false;
     this.run(c.command);
     return true;
