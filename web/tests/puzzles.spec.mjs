@@ -92,6 +92,10 @@ test('Issue 29: a guest solves a two-move puzzle by mouse, the reply answered, n
 test('Issue 29: hints give the piece, then the square; a wrong move shows the solution', async () => {
   const page = await newPage(browser, server.url + '/#/puzzles/mate2');
   await waitStatus(page, /White to move/);
+  // The warning of the tooltip is also the button's description, for screen readers.
+  const described = await page.locator('[data-action=hint]').evaluate(
+    (b) => document.getElementById(b.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+  assert.match(described, /counts as a failed puzzle/);
   await page.locator('[data-action=hint]').click();
   await waitStatus(page, /the piece on b1/);
   await page.locator('[data-action=hint]').click();

@@ -45,7 +45,7 @@ export class PuzzleView {
   private readonly info = h('p.puzzle-info', { 'data-puzzle': 'info' });
   private readonly solutionLine = h('p.puzzle-solution', { 'data-puzzle': 'solution' });
   private readonly themeSelect = h('select', { id: 'puzzle-theme', 'data-puzzle': 'theme', onchange: () => this.themeChanged() }) as HTMLSelectElement;
-  private readonly hintButton = h('button.action', { type: 'button', 'data-action': 'hint', title: t('pzHintCost'), onclick: () => void this.hint() }, t('pzHint'));
+  private readonly hintButton = h('button.action', { type: 'button', 'data-action': 'hint', title: t('pzHintCost'), 'aria-describedby': 'pz-hint-cost', onclick: () => void this.hint() }, t('pzHint'));
   private readonly solutionButton = h('button.action', { type: 'button', 'data-action': 'solution', onclick: () => void this.giveUp() }, t('pzShowSolution'));
   private readonly nextButton = h('button.action.primary', { type: 'button', 'data-action': 'next', onclick: () => void this.next() }, t('pzNext'));
   private readonly sr = new TrainingPanel(this.trainer, () => this.puzzle?.color ?? null, {
@@ -64,6 +64,8 @@ export class PuzzleView {
         h('aside.puzzle-side', { 'aria-label': t('pzTitle') },
           this.status, this.ratingLine, this.info, this.solutionLine,
           h('div.puzzle-actions', this.hintButton, this.solutionButton, this.nextButton),
+          // The tooltip's warning, for those who never hover: read with the button.
+          h('span.sr-only', { id: 'pz-hint-cost' }, t('pzHintCost')),
           h('label.block', { for: 'puzzle-theme' }, t('pzTheme'), this.themeSelect), this.sr.el))));
     this.themeSelect.append(h('option', { value: '' }, t('pzAllThemes')));
     void this.loadThemes();
