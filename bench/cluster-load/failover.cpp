@@ -42,7 +42,7 @@ struct Options {
     std::string host = "127.0.0.1";
     std::string port = "8080";
     int games = 100;
-    double seconds = 60;
+    double seconds = 0;  // 0: until SIGINT or SIGTERM (the run sends it after its last kill)
     int think_ms = 100;
     std::string kills_file;
 };
@@ -258,10 +258,14 @@ int main(int argc, char** argv) {
     asio::io_context ioc;
     for (int i = 0; i < opts.games; ++i) asio::co_spawn(ioc, slot(std::uint64_t(i) + 1), asio::detached);
     asio::steady_timer stop(ioc, std::chrono::milliseconds(long(opts.seconds * 1000)));
-    stop.async_wait([&](beast::error_code) {
+    asio::signal_set signals(ioc, SIGINT, SIGTERM);
+    auto finish = [&](beast::error_code ec, auto...) {
+        if (ec == asio::error::operation_aborted) return;
         stopping = true;
         ioc.stop();
-    });
+    };
+    if (opts.seconds > 0) stop.async_wait(finish);
+    signals.async_wait(finish);
     ioc.run();
     const double end = now_s();
     // The check, on a fresh context (the players' connections are dropped with the old one).
