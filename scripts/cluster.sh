@@ -64,12 +64,13 @@ if [ "$HAS_BUS" = 0 ] && [ "$NODES" -gt 1 ]; then
   exit 1
 fi
 
-# A port nobody listens on (free when asked; the server binds it a moment later).
+# A port nobody listens on (free when asked; the server binds it a moment later), below
+# Linux's ephemeral range (32768-60999), so that no outgoing connection holds it.
 used_ports=" "
 free_port() {
   local p
   for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((20000 + RANDOM % 12000))
     case "$used_ports" in *" $p "*) continue ;; esac
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then used_ports+="$p "; echo "$p"; return 0; fi
   done
