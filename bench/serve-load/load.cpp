@@ -78,7 +78,7 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
     auto results = co_await resolver.async_resolve(opts.host, opts.port, use_awaitable);
     co_await beast::get_lowest_layer(ws).async_connect(results, use_awaitable);
     beast::get_lowest_layer(ws).expires_never();
-    co_await ws.async_handshake(opts.host, "/api/v1/ws?game=" + slot.id + "&seat=" + slot.token[side], use_awaitable);
+    co_await ws.async_handshake(opts.host, "/api/v1/ws?game=" + slot.id + "&seat=" + slot.token[side == 2 ? 0 : side], use_awaitable);
     ++stats.connected;
     const char* me = side == 0 ? "white" : "black";  // side 2: a hotseat game, both seats
     beast::flat_buffer buffer;
