@@ -2,7 +2,8 @@
 // deploy/haproxy.cfg (tests/support/haproxy_server.h) in front of real nodes: a game
 // played over a WebSocket through the front; requests about one game all go to one
 // node (balanced by the game's id); the per-address limits hold behind the front (the
-// nodes believe HAProxy's X-Forwarded-For, never one a client wrote); a node killed
+// nodes believe HAProxy's X-Forwarded-For, never one a client wrote, and the scheme
+// HAProxy gives, never the client's); a node killed
 // with kill -9 is taken out of rotation by the health check and new requests succeed
 // on the other. The nodes here run on SQLite files of their own (one node, or two where
 // no game has to be shared): what several nodes on one database add is tested with the
@@ -207,6 +208,24 @@ TEST_F(HaproxyFrontIssue26, Item4PerAddressLimitsHoldBehindTheFrontAndAForgedHea
         << "a forged Forwarded was believed";
     EXPECT_EQ(play_fools_mate(front.port, first), "checkmate");
     EXPECT_EQ(create_game("127.0.0.2", front.port).status, 201) << "the finished game still counts";
+}
+
+TEST_F(HaproxyFrontIssue26, Item4AClientsOwnXForwardedProtoDoesNotReachTheNode) {
+    // Over plain HTTP, a client that writes X-Forwarded-Proto: https must not make the
+    // node believe the connection is secure (it would mark the session cookie Secure).
+    Server node({"--trust-proxy", "127.0.0.1", "--password-cost", "cheapest"});
+    ASSERT_GT(node.port, 0);
+    HaproxyServer front({node.port});
+    ASSERT_GT(front.pid, 0) << front.failure;
+    const int fd = connect_to(front.port);
+    Response r = http(fd, "POST", "/api/v1/account/signup", R"({"name":"behindhaproxy","password":"a long enough passphrase"})",
+                      "Content-Type: application/json\r\nX-Forwarded-Proto: https\r\n");
+    close(fd);
+    ASSERT_EQ(r.status, 201) << r.body;
+    // (HAProxy writes header names in lower case.)
+    EXPECT_TRUE(std::regex_search(r.head, std::regex("set-cookie: ", std::regex::icase))) << r.head;
+    EXPECT_FALSE(std::regex_search(r.head, std::regex("set-cookie: [^\r]*; secure", std::regex::icase))) << r.head;
+    EXPECT_FALSE(std::regex_search(r.head, std::regex("strict-transport-security", std::regex::icase))) << r.head;
 }
 
 TEST_F(HaproxyFrontIssue26, Item4AKilledNodeIsTakenOutOfRotationAndRequestsSucceedOnTheOther) {
