@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     --nodes) NODES=${2:?--nodes needs a number}; shift 2 ;;
     --port) PORT=${2:?--port needs a number}; shift 2 ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cluster.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
