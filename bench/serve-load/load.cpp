@@ -67,7 +67,7 @@ struct GameSlot {
 Options opts;
 Stats stats;
 Clock::time_point measure_from, measure_until;
-double cpu_from[2];  // server, this process: CPU seconds when the measurement began
+double cpu_from[3];  // server, this process, the server without its background threads: CPU seconds when the measurement began
 bool measuring = false;
 
 awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
@@ -221,6 +221,7 @@ int main(int argc, char** argv) {
             measuring = true;
             cpu_from[0] = cpu_seconds(opts.server_pids);
             cpu_from[1] = cpu_seconds(0);
+            cpu_from[2] = outpost::bench::foreground_cpu_seconds(opts.server_pids);
             measure_from = Clock::now();
             measure_until = measure_from + std::chrono::milliseconds(long(opts.seconds * 1000));
             if (!opts.mark.empty()) std::ofstream(opts.mark, std::ios::app) << "start" << std::endl;
@@ -242,6 +243,7 @@ int main(int argc, char** argv) {
     ioc.run();
     const double cpu_server = cpu_seconds(opts.server_pids) - cpu_from[0];
     const double cpu_load = cpu_seconds(0) - cpu_from[1];
+    const double cpu_foreground = outpost::bench::foreground_cpu_seconds(opts.server_pids) - cpu_from[2];
     auto& l = stats.latencies_ms;
     if (opts.per_second) {
         // The worst latency of each second of the measurement, to tell a steady load
@@ -270,5 +272,8 @@ int main(int argc, char** argv) {
                     1e6 * cpu_server / double(stats.moves), 100 * cpu_server / secs, 1e6 * cpu_load / double(stats.moves),
                     100 * cpu_load / secs, opts.hotseat ? ("; " + std::to_string(std::min(opts.games, opts.hotseat)) +
                                                            " of the games are hotseat games on one connection").c_str() : "");
+    if (measuring && stats.moves > 0 && !opts.server_pids.empty())
+        std::printf("  server CPU per move without its background threads (nice 19, SCHED_IDLE): %.0f us (%.0f%% of a core)\n",
+                    1e6 * cpu_foreground / double(stats.moves), 100 * cpu_foreground / secs);
     return measuring ? 0 : 1;
 }
