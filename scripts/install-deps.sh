@@ -33,7 +33,7 @@ PACKAGES=(
   # The Debian package (scripts/package.sh) and its install test (tests/package/check.sh)
   dpkg-dev lintian systemd man-db
 )
-# Servers that only the tests run, each started by its test on loopback with its own
+# Servers that only the tests (and scripts/cluster.sh) run, each started by its test on loopback with its own
 # files: not installed by `--serve` (scripts/serve.sh), and never started as services
 # by the install (below).
 SERVERS_FOR_TESTS=(
@@ -41,6 +41,8 @@ SERVERS_FOR_TESTS=(
   prometheus   # `promtool check metrics` on /metrics (tests/slow/serve_observe_test.cpp)
   redis-server # a Redis of each test's own on a Unix socket (tests/support/redis_server.h)
   postgresql   # the stores on PostgreSQL (tests/support/postgres_server.h: initdb in a temporary folder)
+  haproxy      # the front of several nodes (deploy/haproxy.cfg): tests/slow/haproxy_front_test.cpp,
+               # scripts/cluster.sh and bench/cluster-load, each with a configuration of its own
 )
 if [ "${1:-}" != "--serve" ]; then PACKAGES+=("${SERVERS_FOR_TESTS[@]}"); fi
 # The web UI is built with Node.js 20 and npm (Vite 8). The machines we run on have

@@ -7,6 +7,7 @@
 // that move reaching the opponent (median and 99th percentile).
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/edge/net.h"  // first: see net.h
+#include "client.h"
 
 #include <algorithm>
 #include <charconv>
@@ -27,6 +28,8 @@
 #include "chess/uci.h"
 
 using namespace outpost::server;
+using outpost::bench::cpu_seconds;
+using outpost::bench::field;
 using nlohmann::json;
 using asio::awaitable;
 using asio::use_awaitable;
@@ -40,25 +43,12 @@ struct Options {
     int games = 100;
     double seconds = 20;
     int think_ms = 2000;  // mean think time per move
-    int server_pid = 0;   // to read the server's CPU time from /proc
+    std::vector<int> server_pids;  // to read the server's CPU time from /proc (a cluster: every node)
     int hotseat = 0;      // games played over one connection (both seats), see main()
     bool per_second = false;  // print the worst latency of each second
     double warmup = 5;        // seconds between the last connection and the measurement
+    std::string mark;         // a file that gets a line "start" when the measurement begins, "end" when it ends
 };
-
-// CPU seconds (user + system) used so far by a process, from /proc/PID/stat.
-double cpu_seconds(int pid) {
-    std::ifstream in(pid ? "/proc/" + std::to_string(pid) + "/stat" : std::string("/proc/self/stat"));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')');
-    if (close == std::string::npos) return 0;
-    std::istringstream fields(text.substr(close + 2));
-    std::string f;
-    double ticks = 0;
-    for (int i = 3; i <= 15 && fields >> f; ++i)
-        if (i == 14 || i == 15) ticks += std::stod(f);
-    return ticks / double(sysconf(_SC_CLK_TCK));
-}
 
 struct Stats {
     std::vector<double> latencies_ms;
@@ -77,47 +67,8 @@ struct GameSlot {
 Options opts;
 Stats stats;
 Clock::time_point measure_from, measure_until;
-double cpu_from[2];  // server, this process: CPU seconds when the measurement began
+double cpu_from[3];  // server, this process, the server without its background threads: CPU seconds when the measurement began
 bool measuring = false;
-
-// The text of a field's value in one of the server's messages: a string without its
-// quotes, or a number, or for an object `{}` when it is empty (anything else: its
-// first character). The first occurrence of the key wins: the server writes `t`
-// and the game's scalar fields before any user text.
-std::string_view field(std::string_view text, std::string_view key) {
-    std::string pattern = "\"" + std::string(key) + "\":";
-    const size_t at = text.find(pattern);
-    if (at == std::string_view::npos) return {};
-    std::string_view rest = text.substr(at + pattern.size());
-    if (rest.empty()) return {};
-    if (rest[0] == '"') {
-        const size_t end = rest.find('"', 1);
-        return end == std::string_view::npos ? std::string_view{} : rest.substr(1, end - 1);
-    }
-    if (rest[0] == '{') return rest.size() > 1 && rest[1] == '}' ? rest.substr(0, 2) : rest.substr(0, 1);
-    const size_t end = rest.find_first_of(",}");
-    return rest.substr(0, end);
-}
-
-awaitable<std::string> http_post(const std::string& target, const std::string& body) {
-    auto ex = co_await asio::this_coro::executor;
-    tcp::resolver resolver(ex);
-    beast::tcp_stream stream(ex);
-    auto results = co_await resolver.async_resolve(opts.host, opts.port, use_awaitable);
-    co_await stream.async_connect(results, use_awaitable);
-    http::request<http::string_body> req{http::verb::post, target, 11};
-    req.set(http::field::host, opts.host);
-    req.set(http::field::content_type, "application/json");
-    req.body() = body;
-    req.prepare_payload();
-    co_await http::async_write(stream, req, use_awaitable);
-    beast::flat_buffer buffer;
-    http::response<http::string_body> res;
-    co_await http::async_read(stream, buffer, res, use_awaitable);
-    beast::error_code ec;
-    stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-    co_return res.body();
-}
 
 awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
     auto ex = co_await asio::this_coro::executor;
@@ -127,7 +78,7 @@ awaitable<void> player(GameSlot& slot, int side, std::uint64_t seed) {
     auto results = co_await resolver.async_resolve(opts.host, opts.port, use_awaitable);
     co_await beast::get_lowest_layer(ws).async_connect(results, use_awaitable);
     beast::get_lowest_layer(ws).expires_never();
-    co_await ws.async_handshake(opts.host, "/api/v1/ws?game=" + slot.id + "&seat=" + slot.token[side], use_awaitable);
+    co_await ws.async_handshake(opts.host, "/api/v1/ws?game=" + slot.id + "&seat=" + slot.token[side == 2 ? 0 : side], use_awaitable);
     ++stats.connected;
     const char* me = side == 0 ? "white" : "black";  // side 2: a hotseat game, both seats
     beast::flat_buffer buffer;
@@ -191,8 +142,8 @@ constexpr size_t Creators = 32;
 awaitable<void> create_games(std::vector<GameSlot>& slots, size_t first, bool& failed) {
     for (size_t i = first; i < slots.size() && !failed; i += Creators) {
         const bool hotseat = int(i) < opts.hotseat;
-        std::string body = co_await http_post(
-            "/api/v1/games", hotseat ? R"({"v":1,"opponent":"hotseat","time_control":"15+10","casual":false})"
+        auto [status, body] = co_await outpost::bench::http_request(
+            opts.host, opts.port, http::verb::post, "/api/v1/games", hotseat ? R"({"v":1,"opponent":"hotseat","time_control":"15+10","casual":false})"
                                      : R"({"v":1,"opponent":"invite","color":"white","time_control":"15+10","casual":false})");
         json j = json::parse(body, nullptr, false);
         if (j.is_discarded() || !j.contains("game")) {
@@ -239,10 +190,11 @@ int main(int argc, char** argv) {
         else if (k == "--games") opts.games = std::stoi(v);
         else if (k == "--seconds") opts.seconds = std::stod(v);
         else if (k == "--think-ms") opts.think_ms = std::stoi(v);
-        else if (k == "--server-pid") opts.server_pid = std::stoi(v);
+        else if (k == "--server-pid") opts.server_pids = outpost::bench::parse_pids(v);
         else if (k == "--hotseat") opts.hotseat = std::stoi(v);
         else if (k == "--per-second") opts.per_second = v == "1";
         else if (k == "--warmup") opts.warmup = std::stod(v);
+        else if (k == "--mark") opts.mark = v;
     }
     asio::io_context ioc;
     std::vector<GameSlot> slots(size_t(opts.games));
@@ -267,10 +219,12 @@ int main(int argc, char** argv) {
         if (!measuring && all_connected_at &&
             Clock::now() - *all_connected_at >= std::chrono::milliseconds(long(opts.warmup * 1000))) {
             measuring = true;
-            cpu_from[0] = opts.server_pid ? cpu_seconds(opts.server_pid) : 0;
+            cpu_from[0] = cpu_seconds(opts.server_pids);
             cpu_from[1] = cpu_seconds(0);
+            cpu_from[2] = outpost::bench::foreground_cpu_seconds(opts.server_pids);
             measure_from = Clock::now();
             measure_until = measure_from + std::chrono::milliseconds(long(opts.seconds * 1000));
+            if (!opts.mark.empty()) std::ofstream(opts.mark, std::ios::app) << "start" << std::endl;
         }
         if (!measuring && Clock::now() - started > std::chrono::seconds(300)) {
             std::fprintf(stderr, "load: only %d of the connections opened in 5 minutes\n", stats.connected);
@@ -278,6 +232,7 @@ int main(int argc, char** argv) {
             return;
         }
         if (measuring && Clock::now() >= measure_until) {
+            if (!opts.mark.empty()) std::ofstream(opts.mark, std::ios::app) << "end" << std::endl;
             ioc.stop();
             return;
         }
@@ -286,8 +241,9 @@ int main(int argc, char** argv) {
     };
     tick({});
     ioc.run();
-    const double cpu_server = opts.server_pid ? cpu_seconds(opts.server_pid) - cpu_from[0] : 0;
+    const double cpu_server = cpu_seconds(opts.server_pids) - cpu_from[0];
     const double cpu_load = cpu_seconds(0) - cpu_from[1];
+    const double cpu_foreground = outpost::bench::foreground_cpu_seconds(opts.server_pids) - cpu_from[2];
     auto& l = stats.latencies_ms;
     if (opts.per_second) {
         // The worst latency of each second of the measurement, to tell a steady load
@@ -316,5 +272,8 @@ int main(int argc, char** argv) {
                     1e6 * cpu_server / double(stats.moves), 100 * cpu_server / secs, 1e6 * cpu_load / double(stats.moves),
                     100 * cpu_load / secs, opts.hotseat ? ("; " + std::to_string(std::min(opts.games, opts.hotseat)) +
                                                            " of the games are hotseat games on one connection").c_str() : "");
+    if (measuring && stats.moves > 0 && !opts.server_pids.empty())
+        std::printf("  server CPU per move without its background threads (nice 19, SCHED_IDLE): %.0f us (%.0f%% of a core)\n",
+                    1e6 * cpu_foreground / double(stats.moves), 100 * cpu_foreground / secs);
     return measuring ? 0 : 1;
 }
