@@ -278,3 +278,24 @@ TEST(RedisBusIssue26, TokensStayAboveTheDatabasesAfterRedisLostItsData) {
     EXPECT_GT(*t, 57);
     EXPECT_EQ(a->take_game("g4", *t), t);  // our own grant, extended: the same token
 }
+
+TEST(RedisBusIssue26, TheConnectionsOfANodeThatIsGoneLeaveTheGamesHere) {
+    outpost::test::RedisServer redis;
+    FakeHub hub_a("node-a"), hub_b("node-b");
+    auto a = node(redis, "node-a"), b = node(redis, "node-b");
+    ASSERT_TRUE(a && b);
+    a->serve(Topic::GAME, &hub_a);
+    b->serve(Topic::GAME, &hub_b);
+    ASSERT_TRUE(a->take_game("g5", 0).has_value());
+    auto inbox = std::make_shared<Inbox>();
+    ASSERT_TRUE(b->join(Address::game("g5"), inbox, Credentials{"w", nullptr, ""}).ok());
+    ASSERT_TRUE(eventually([&] { return inbox->size() == 1 && hub_a.following() == 1; }));
+    b->stop();  // as kill -9: no leave is sent
+    b.reset();
+    // The next thing the game says to that connection finds nobody on its node's channel.
+    {
+        std::lock_guard lock(hub_a.mu);
+        for (auto& [key, who] : hub_a.followers) who->deliver(std::make_shared<const std::string>("presence"));
+    }
+    EXPECT_TRUE(eventually([&] { return hub_a.following() == 0; }));
+}

@@ -199,13 +199,22 @@ bool RedisBus::route(const FollowKey& key) {
     if (*owner == node()) {
         BusHandler* h = handler(Topic::GAME);
         if (!h) return true;
+        std::lock_guard joining(joining_);
+        {
+            std::lock_guard lock(mutex_);
+            auto it = follows_.find(key);
+            if (it == follows_.end()) return true;
+            it->second.joining = true;
+        }
         auto seat = h->on_join(f.at, who, Credentials{f.token, f.account ? &*f.account : nullptr, f.client});
-        if (!seat && seat.error().code == "unavailable") return false;
-        if (!seat) who->deliver(std::make_shared<const std::string>(error_json(seat.error())));
+        const bool wait = !seat && seat.error().code == "unavailable";
+        if (!seat && !wait) who->deliver(std::make_shared<const std::string>(error_json(seat.error())));
         std::lock_guard lock(mutex_);
-        if (auto it = follows_.find(key); it != follows_.end())
-            it->second.owner = node(), it->second.seat = seat ? *seat : Seat::SPECTATOR;
-        return true;
+        if (auto it = follows_.find(key); it != follows_.end()) {
+            it->second.joining = false;
+            if (!wait) it->second.owner = node(), it->second.seat = seat ? *seat : Seat::SPECTATOR;
+        }
+        return !wait;
     }
     Envelope e;
     e.kind = Envelope::Kind::JOIN;
@@ -232,6 +241,11 @@ void RedisBus::send(const Address& at, Subscriber& from, std::string_view text, 
     {
         std::lock_guard lock(mutex_);
         h = int(at.topic) < TopicCount ? owners_[int(at.topic)] : nullptr;
+        if (auto it = follows_.find({&from, at}); it != follows_.end()) f = it->second;
+    }
+    if (f && f->joining) {  // joined to this node's hub this moment: after its seat
+        std::lock_guard joining(joining_);
+        std::lock_guard lock(mutex_);
         if (auto it = follows_.find({&from, at}); it != follows_.end()) f = it->second;
     }
     const auto answer = [&from](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
@@ -302,14 +316,42 @@ void RedisBus::publisher() {
             if (stopping_ && out_.empty()) return;
             batch.swap(out_);
         }
-        SigpipeGuard guard;
-        for (const auto& [channel, payload] : batch) {
-            if (auto r = publish(publish_client_, channel, payload); !r && failed++ % 1000 == 0)
-                log_event(LogLevel::WARN, "bus: a message between nodes was lost (Redis away)",
-                          {{"error", r.error().message}, {"lost", std::int64_t(failed)}});
+        std::set<std::string> gone;  // nodes nobody listens for any more
+        {
+            SigpipeGuard guard;
+            for (const auto& [channel, payload] : batch) {
+                auto r = publish(publish_client_, channel, payload);
+                if (!r && failed++ % 1000 == 0)
+                    log_event(LogLevel::WARN, "bus: a message between nodes was lost (Redis away)",
+                              {{"error", r.error().message}, {"lost", std::int64_t(failed)}});
+                if (r && *r == 0) gone.insert(channel.substr(channel_of("").size()));
+            }
         }
         batch.clear();
+        for (const std::string& n : gone) forget_node(n);
     }
+}
+
+void RedisBus::forget_node(const std::string& gone) {
+    // Its connections no longer follow the games here (their presence, the hub's
+    // followers); were it only cut off from Redis, it joins them again when it is back.
+    std::vector<Remote> left;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = remote_.begin(); it != remote_.end();) {
+            if (it->first.first == gone) {
+                left.push_back(std::move(it->second));
+                it = remote_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    if (left.empty()) return;
+    log_event(LogLevel::WARN, "bus: a node is gone; its connections leave this node's games",
+              {{"node", gone}, {"connections", std::int64_t(left.size())}});
+    if (BusHandler* h = handler(Topic::GAME))
+        for (const Remote& r : left) h->on_leave(r.at, r.proxy.get());
 }
 
 void RedisBus::watcher() {

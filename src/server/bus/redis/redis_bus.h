@@ -84,6 +84,7 @@ private:
         std::uint64_t conn = 0;
         std::string owner;  // the node that runs its game as last known ("": to find)
         Seat seat = Seat::SPECTATOR;
+        bool joining = false;  // being joined to this node's hub (route()): its seat comes
     };
     using FollowKey = std::pair<const Subscriber*, Address>;
     // A connection of another node following a game run here.
@@ -104,6 +105,7 @@ private:
     void publisher();
     void watcher();
     void poke();
+    void forget_node(const std::string& gone);  // nobody listens on its channel
     void on_node_message(const std::string& payload);  // redis_bus_remote.cpp
     void on_link(bool up);
     void on_lease_lost(const std::string& game);
@@ -123,6 +125,10 @@ private:
     LiveGames live_;
 
     mutable std::mutex mutex_;
+    // Held while a follow is joined to this node's hub again (route()): a message of that
+    // connection waits for its seat rather than overtaking the join (its first state
+    // may reach the client before on_join returns).
+    std::mutex joining_;
     BusHandler* owners_[TopicCount] = {};
     std::map<FollowKey, Follow> follows_;
     std::unordered_map<std::uint64_t, FollowKey> by_conn_;
