@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <iostream>
 #include <memory>
 
 #include "../support/postgres_server.h"
@@ -258,6 +259,77 @@ TEST(ClusterServe, Issue26RedisRestartedNoAcknowledgedMoveLostAndPlayGoesOn) {
     EXPECT_EQ(stored_moves(c.url, id).size(), 5u);
     close(w);
     close(b);
+}
+
+// kill -9 of the node that runs 100 games while their moves are on their way: every
+// game goes on at the other node within 5 s, and no acknowledged move is lost.
+TEST(ClusterServe, Issue26KillNineWhileAHundredGamesArePlayedLosesNoAcknowledgedMove) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    for (const char* n : {"a", "b"}) ASSERT_GT(c.start(n).port, 0);
+    struct G {
+        std::string id;
+        int w = -1, b = -1;
+        int acked = 0;
+    };
+    std::vector<G> games(100);
+    for (G& g : games) {
+        auto [id, white, black] = invite_game(c.port("a"));
+        ASSERT_FALSE(id.empty());
+        g.id = id;
+        g.w = ws(c.port("b"), id, white);
+        g.b = ws(c.port("b"), id, black);
+        ASSERT_GE(g.w, 0);
+        ASSERT_GE(g.b, 0);
+        ASSERT_TRUE(until(g.w, "state"));
+        ASSERT_TRUE(until(g.b, "state"));
+    }
+    // Four rounds: every game's move sent, then every acknowledgement read.
+    for (int ply = 0; ply < 4; ++ply) {
+        for (G& g : games) ASSERT_TRUE(send_move(ply % 2 ? g.b : g.w, Moves[ply], ply));
+        for (G& g : games) {
+            ASSERT_TRUE(until(ply % 2 ? g.b : g.w, "move", [ply](const json& m) { return m["game"]["ply"] == ply + 1; },
+                              15000))
+                << g.id << " ply " << ply + 1;
+            g.acked = ply + 1;
+        }
+    }
+    // The fifth round's moves on their way, and the owner killed.
+    for (G& g : games) ASSERT_TRUE(send_move(g.w, Moves[4], 4));
+    const auto killed = Clock::now();
+    c.nodes.at("a")->stop(SIGKILL);
+    double slowest = 0;
+    int lost = 0;
+    for (G& g : games) {
+        std::vector<json> seen;
+        auto state = until(g.w, "state", [](const json& m) { return m["node"] == "b"; }, 10000, &seen);
+        ASSERT_TRUE(state) << "game " << g.id << " was not taken over";
+        slowest = std::max(slowest, std::chrono::duration<double>(Clock::now() - killed).count());
+        for (const json& m : seen)
+            if (m["t"] == "move" && m["game"]["ply"] == 5) g.acked = 5;
+        const int ply = (*state)["game"]["ply"];
+        lost += std::max(0, g.acked - ply);
+        g.acked = std::max(g.acked, ply);
+        ASSERT_TRUE(until(g.b, "state", [](const json& m) { return m["node"] == "b"; }, 5000));
+    }
+    std::cout << "[ cluster ] kill -9 of the node running 100 games: all taken over within " << slowest
+              << " s, " << lost << " acknowledged moves lost" << std::endl;
+    EXPECT_EQ(lost, 0) << "acknowledged moves lost";
+    EXPECT_LT(slowest, 5.0) << "the last game was taken over after " << slowest << " s";
+    // Every game goes on: one more move each, from where it is.
+    for (G& g : games) {
+        const int ply = g.acked;
+        ASSERT_TRUE(send_move(ply % 2 ? g.b : g.w, Moves[ply], ply));
+        ASSERT_TRUE(until(ply % 2 ? g.b : g.w, "move", [ply](const json& m) { return m["game"]["ply"] == ply + 1; }))
+            << g.id;
+        g.acked = ply + 1;
+    }
+    for (const G& g : games) {
+        EXPECT_EQ(int(stored_moves(c.url, g.id).size()), g.acked) << g.id;
+        close(g.w);
+        close(g.b);
+    }
 }
 
 TEST(ClusterServe, Issue26BusWithAnSqliteDatabaseIsRefusedWithOneLine) {
