@@ -341,4 +341,19 @@ TEST(ClusterServe, Issue26BusWithAnSqliteDatabaseIsRefusedWithOneLine) {
     EXPECT_NE(err.find("--bus needs --database"), std::string::npos) << err;
 }
 
+TEST(ClusterServe, Issue26AnUnreachableBusIsOneLineAndAnExitBeforeServing) {
+    OUTPOST_REQUIRE_POSTGRES();
+    std::string why;
+    const std::string url = PostgresServer::get().create_database(why);
+    ASSERT_FALSE(url.empty()) << why;
+    {
+        Server s({"--database", url, "--bus", "redis://127.0.0.1:1", "--node", "a"}, {}, true);
+        EXPECT_EQ(s.port, 0);
+        std::ifstream in(s.err_log);
+        std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_NE(err.find("the bus at redis://127.0.0.1:1"), std::string::npos) << err;
+    }
+    PostgresServer::get().drop_database(url);
+}
+
 }  // namespace
