@@ -1,6 +1,9 @@
 // Outpost — `outpost serve [--config FILE] [--host 127.0.0.1] [--port 8080] [--db outpost.db] …`:
 // every option also from OUTPOST_… environment variables and the TOML file (config_file.h).
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <unistd.h>
+
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -10,6 +13,7 @@
 #include "server/edge/listen_address.h"
 #include "server/common/client_address.h"
 #include "server/edge/server.h"
+#include "server/bus/redis/redis_bus.h"
 #include "server/stores/postgres/pg_stores.h"
 
 namespace outpost::app {
@@ -27,6 +31,17 @@ void use_postgres(server::ServerConfig& cfg, const std::string& url) {
     cfg.stores.simuls = [url] { return pg::open_simuls(url); };
     cfg.stores.admin = [url] { return pg::open_admin(url); };
     cfg.stores.puzzles = [url] { return pg::open_puzzles(url); };
+}
+
+// "HOST-PID", cut to a valid node name (redis_lease.h).
+std::string default_node_name() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+    std::string name;
+    for (const char* c = host; *c && name.size() < 48; ++c)
+        name += std::isalnum(static_cast<unsigned char>(*c)) || *c == '.' || *c == '-' || *c == '_' ? *c : '-';
+    if (name.empty()) name = "node";
+    return name + "-" + std::to_string(getpid());
 }
 
 }  // namespace
@@ -116,6 +131,24 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
                 return network ? std::string() : network.error().message;
             },
             "ADDR|CIDR"));
+    // Issue 26: several nodes on one Redis and one PostgreSQL database.
+    cmd->add_option("--bus", cfg->bus,
+                    "Redis that several nodes share (redis://HOST:PORT); needs --database: any node then serves any game")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+                if (v.empty()) return std::string();
+                auto at = server::redis::Endpoint::parse(v);
+                return at ? std::string() : at.error().message;
+            },
+            "URL"));
+    auto node = std::make_shared<std::string>();
+    cmd->add_option("--node", *node, "This node's name among several (default: the host's name and the process id)")
+        ->check(CLI::Validator(
+            [](std::string& v) {
+                return server::redis::LeaseTable::valid_node_name(v) ? std::string()
+                                                                      : std::string("1 to 64 of A-Z a-z 0-9 . _ -");
+            },
+            "NAME"));
     auto cost = std::make_shared<std::string>("interactive");
     cmd->add_option("--password-cost", *cost,
                     "Cost of a password hash: interactive (64 MiB Argon2id, for service) or cheapest (tests only)")
@@ -125,13 +158,31 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
         "--config", *config_path,
         "TOML file of settings, keys named as these options (port = 8080); the environment (OUTPOST_PORT) "
         "and then the command line override it");
-    cmd->callback([cmd, config, config_path, cfg, cost, database, &run] {
+    cmd->callback([cmd, config, config_path, cfg, cost, database, node, &run] {
         if (config_path->empty())
             if (const char* env = std::getenv("OUTPOST_CONFIG")) *config_path = env;
         apply_environment_and_file(*cmd, "OUTPOST_", *config_path, config);
         cfg->password_cost = *cost == "cheapest" ? server::PasswordCost::cheapest() : server::PasswordCost::interactive();
         if (!database->empty()) use_postgres(*cfg, *database);
+        cfg->node = node->empty() ? default_node_name() : *node;
+        if (!cfg->bus.empty())
+            cfg->open_bus = [cfg]() -> Result<std::unique_ptr<server::ClusterBus>> {
+                auto where = server::redis::Endpoint::parse(cfg->bus);
+                if (!where) return where.error();
+                server::redis::RedisBus::Options options;
+                options.where = *where;
+                options.node = cfg->node;
+                auto bus = server::redis::RedisBus::open(std::move(options));
+                if (!bus) return bus.error();
+                return std::unique_ptr<server::ClusterBus>(std::move(*bus));
+            };
         run = [cfg, database] {
+            if (!cfg->bus.empty() && database->empty()) {
+                std::cerr << "outpost serve: --bus needs --database postgresql://...: the nodes must share one "
+                             "PostgreSQL database (an SQLite file is one machine's)"
+                          << std::endl;
+                return 1;
+            }
             // A database that cannot be reached is one line and an exit, before anything listens.
             if (!database->empty())
                 if (auto ok = server::postgres::check_reachable(*database); !ok) {

@@ -105,6 +105,37 @@ TEST_P(GameStoreContract, MovesAreAppendedAndTakenBack) {
     EXPECT_EQ((*back)->running, "white");
 }
 
+// Issue 26: a node paused past its lease writes nothing over its successor's moves.
+TEST_P(GameStoreContract, Issue26AWriteWithAnOlderFencingTokenIsRefused) {
+    auto store = std::move(GetParam().games(where).value());
+    StoredGame g = contract_game("gf", 1'000);
+    g.fence = 3;  // made by a node under lease 3
+    ASSERT_TRUE(store->write(GameWrite{GameWrite::INSERT_GAME, g, {}, 0}).ok());
+    ASSERT_TRUE(store->write(GameWrite{GameWrite::APPEND_MOVE, g, contract_move(1, "e2e4"), 0}).ok());
+    StoredGame successor = g;
+    successor.fence = 5;  // taken over
+    successor.running = "white";
+    ASSERT_TRUE(store->write(GameWrite{GameWrite::APPEND_MOVE, successor, contract_move(2, "e7e5"), 0}).ok());
+    // The old owner wakes up and writes its own second move: refused, whole batch.
+    StoredGame stale = g;
+    stale.running = "white";
+    auto refused = store->write(GameWrite{GameWrite::APPEND_MOVE, stale, contract_move(2, "c7c5"), 0});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("fencing token"), std::string::npos) << refused.error().message;
+    EXPECT_FALSE(store->write(GameWrite{GameWrite::UPDATE_GAME, stale, {}, 0}).ok());
+    auto back = store->load_game("gf");
+    ASSERT_TRUE(back.ok() && back->has_value());
+    ASSERT_EQ((*back)->moves.size(), 2u);
+    EXPECT_EQ((*back)->moves[1].uci, "e7e5");
+    EXPECT_EQ((*back)->fence, 5);
+    // The same token writes on; a game without leases (0) is never checked.
+    successor.running = "black";
+    EXPECT_TRUE(store->write(GameWrite{GameWrite::APPEND_MOVE, successor, contract_move(3, "g1f3"), 0}).ok());
+    StoredGame one_node = contract_game("g0", 1'000);
+    ASSERT_TRUE(store->write(GameWrite{GameWrite::INSERT_GAME, one_node, {}, 0}).ok());
+    EXPECT_TRUE(store->write(GameWrite{GameWrite::UPDATE_GAME, one_node, {}, 0}).ok());
+}
+
 TEST_P(GameStoreContract, OnlyUnfinishedGamesAreLive) {
     auto store = std::move(GetParam().games(where).value());
     StoredGame live = contract_game("live", 1'000), over = contract_game("over", 2'000);

@@ -6,124 +6,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/edge/server.h"
 
+#include "server/edge/http_answers.h"
 #include "server/edge/ws_session.h"
 
 namespace outpost::server {
 namespace {
 
 using namespace net;
-
-// A request whose answer needs a password hash: handed to the account service's pool,
-// and awaited without holding the network thread (other connections go on meanwhile).
-awaitable<HttpResponse> answer_off_thread(AccountService& service, HttpRequest request) {
-    co_return co_await asio::async_initiate<decltype(use_awaitable), void(HttpResponse)>(
-        [&service, &request](auto handler) {
-            auto shared_handler = std::make_shared<decltype(handler)>(std::move(handler));
-            auto deliver = [shared_handler](HttpResponse r) {
-                auto ex = asio::get_associated_executor(*shared_handler);
-                asio::post(ex, [shared_handler, r = std::move(r)]() mutable { (*shared_handler)(std::move(r)); });
-            };
-            if (auto refused = service.submit(std::move(request), deliver)) deliver(std::move(*refused));
-        },
-        use_awaitable);
-}
-
-
-// The answer of a request that needs no password hash (on whatever thread calls it).
-HttpResponse dispatch(const Shared& shared, const HttpRequest& request) {
-    try {
-        if (shared.admin && AdminService::handles(request)) return shared.admin->handle(request);
-        if (shared.puzzles && PuzzleService::handles(request)) return shared.puzzles->handle(request);
-        if (shared.events && EventService::handles(request)) return shared.events->handle(request);
-        if (shared.account_service && AccountService::handles(request)) return shared.account_service->handle(request);
-        if (shared.simuls && SimulService::handles(request)) return shared.simuls->handle(request);
-        return route(request, *shared.hub, *shared.files, shared.analysis);
-    } catch (const std::exception& e) {
-        return HttpResponse{500, "application/json", error_json({"internal", e.what(), 500}), {}};
-    }
-}
-
-// Issue 25: the answer of a request, computed on the request pool; the worker leaves
-// it in `done` and posts a wake-up to the connection's strand, where the connection
-// waits on a timer that the wake-up cancels (no handler of the coroutine crosses
-// threads). Not a coroutine itself: GCC 12 miscompiles a lambda passed by value as a
-// coroutine's argument (its strings were freed twice).
-struct PoolAnswer {
-    std::shared_ptr<asio::steady_timer> timer;
-    std::shared_ptr<std::optional<HttpResponse>> done = std::make_shared<std::optional<HttpResponse>>();
-};
-bool post_to_pool(WorkPool& pool, const asio::any_io_executor& ex, PoolAnswer& answer,
-                  std::function<HttpResponse()> work) {
-    answer.timer = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
-    return pool.try_post([ex, timer = answer.timer, done = answer.done, work = std::move(work)] {
-        *done = work();
-        asio::post(ex, [timer] { timer->cancel(); });
-    });
-}
-// A full queue is answered at once: 503 rate_limited, as the hashing pool's
-// (docs/protocol.md, Limits).
-HttpResponse pool_busy() {
-    metrics().limit_refusals.inc("request_pool");
-    return HttpResponse{503, "application/json",
-                        error_json({"rate_limited", "the server is busy; try again in a few seconds", 503}),
-                        {{"Retry-After", "2"}}};
-}
-
-http::response<http::string_body> to_beast(const HttpResponse& r, unsigned version, bool keep_alive, bool head,
-                                           bool tls) {
-    http::response<http::string_body> res{http::status(r.status), version};
-    res.set(http::field::server, "Outpost");
-    res.set(http::field::content_type, r.content_type);
-    for (const auto& [k, v] : security_headers()) res.set(k, v);
-    if (tls) res.set(http::field::strict_transport_security, StrictTransportSecurity);
-    for (const auto& [k, v] : r.headers) res.set(k, v);
-    res.keep_alive(keep_alive);
-    res.body() = head ? std::string() : r.body;
-    res.prepare_payload();
-    if (head) res.content_length(r.body.size());
-    return res;
-}
-
-HttpResponse error_response(const ProtocolError& e, std::vector<std::pair<std::string, std::string>> headers = {}) {
-    return {e.http_status, "application/json", error_json(e), std::move(headers)};
-}
-
-// The answer the edge gives before the router sees a request, if any.
-std::optional<HttpResponse> edge_check(const http::request<http::string_body>& req, const std::string& ip, Edge& edge) {
-    const Millis now = monotonic_now();
-    if (edge.limits.enabled) {
-        const bool post = req.method() == http::verb::post;
-        const bool http_ok = edge.http.allow(ip, now);
-        if (!http_ok || (post && !edge.post.allow(ip, now))) {
-            metrics().limit_refusals.inc(http_ok ? "http_post" : "http");
-            return error_response({"rate_limited", "too many requests from this address; try again in a few seconds", 429},
-                                  {{"Retry-After", "5"}});
-        }
-    }
-    // Issue 25: DNS rebinding (guards.h host_allowed).
-    if (!host_allowed(sv(req[http::field::host]), edge.host_names))
-        return error_response({"forbidden_host",
-                               "this server does not answer to the name in the Host header (see --host-name)", 421});
-    if (req.method() == http::verb::post && !is_json_content_type(sv(req[http::field::content_type])))
-        return error_response({"bad_request", "a POST body must be JSON, sent with Content-Type: application/json", 415});
-    if (websocket::is_upgrade(req) &&
-        !origin_allowed(sv(req[http::field::origin]), sv(req[http::field::host]), edge.allowed_origins))
-        return error_response({"forbidden_origin",
-                               "WebSocket connections are accepted only from pages of this server (see --allow-origin)", 403});
-    return std::nullopt;
-}
-
-// Counts a connection of its address for as long as it lives (none: `edge` null).
-struct CountedConnection {
-    Edge* edge;
-    std::string ip;
-    CountedConnection(Edge* e, std::string i) : edge(e), ip(std::move(i)) {}
-    CountedConnection(const CountedConnection&) = delete;
-    CountedConnection& operator=(const CountedConnection&) = delete;
-    ~CountedConnection() {
-        if (edge) edge->connections.remove(ip);
-    }
-};
 
 // `peer`: the canonical address of the connection's other end (client_address.h).
 template <class Stream>
@@ -141,7 +30,7 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
         parser.header_limit(16 * 1024);
         co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
         if (ec == http::error::body_limit) {
-            auto res = to_beast({413, "application/json", error_json({"bad_request", "request body too large (the limit is 64 KiB)", 413}), {}}, 11, false, false, tls);
+            auto res = to_beast({413, "application/json", error_json({"bad_request", "request body too large (the limit is 64 KiB)", 413}), {}}, 11, false, false, tls, shared.edge->node);
             co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
             break;
         }
@@ -159,7 +48,7 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
             else refused = error_response({"rate_limited", "too many connections from this address", 429});
         }
         if (refused) {
-            auto res = to_beast(*refused, req.version(), req.keep_alive(), req.method() == http::verb::head, tls);
+            auto res = to_beast(*refused, req.version(), req.keep_alive(), req.method() == http::verb::head, tls, shared.edge->node);
             log_access("http", request_id, ip, sv(req.method_string()), sv(req.target()), refused->status, started);
             co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
             if (ec || !res.keep_alive() || websocket::is_upgrade(req)) break;
@@ -208,7 +97,7 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
             identified(request);
             r = dispatch(shared, request);
         }
-        auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head, tls);
+        auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head, tls, shared.edge->node);
         co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
         metrics().http_requests.inc();
         log_access("http", request_id, ip, sv(req.method_string()), sv(req.target()), r.status, started);
@@ -322,14 +211,31 @@ int run_server(const ServerConfig& config) {
         std::cerr << "outpost serve: " << admin_store.error().message << "\n";
         return 1;
     }
+    // Issue 26: several nodes on one Redis. Opened before the hub (its proxies of other
+    // nodes' connections outlive the hub's last deliveries); an unreachable Redis is a
+    // line and an exit, before anything listens.
+    std::unique_ptr<ClusterBus> cluster;
+    if (config.open_bus) {
+        auto opened = config.open_bus();
+        if (!opened) {
+            log_event(LogLevel::ERROR, "outpost serve: " + opened.error().message);
+            return 1;
+        }
+        cluster = std::move(*opened);
+    }
     std::unique_ptr<Hub> hub;
     HubEnv env;
+    if (cluster) {
+        env.take_game = [c = cluster.get()](const std::string& id, std::int64_t fence) { return c->take_game(id, fence); };
+        env.node_of = [c = cluster.get()](const std::string& id) { return c->node_of(id); };
+    }
     env.arbiter_reason = [store = admin_store->get()](const std::string& id) {
         auto r = store->arbiter_reason(id);
         return r ? *r : std::string();
     };
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
+    env.node = config.node;
     env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
     env.invite_wait_ms = Millis(config.invite_wait_minutes) * 60'000;
     env.max_finished_bytes = size_t(config.finished_cache_mib) << 20;
@@ -421,6 +327,15 @@ int run_server(const ServerConfig& config) {
         else report();  // at start-up, before the feed runs
     };
     hub = std::make_unique<Hub>(env, storage->get());
+    struct StopCluster {  // the bus's threads end before the hub they call
+        ClusterBus* bus;
+        ~StopCluster() {
+            if (bus) bus->stop();
+        }
+    } stop_cluster{cluster.get()};
+    if (cluster)
+        cluster->attach_games([h = hub.get()](const std::string& id) { return h->drop_game(id); },
+                              [h = hub.get()] { return h->live_game_ids(); });
     auto event_store = config.stores.events ? config.stores.events() : EventStore::open(config.db);
     if (!event_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + event_store.error().message);
@@ -439,7 +354,9 @@ int run_server(const ServerConfig& config) {
         ~FeedOff() { feed = nullptr; }
     } feed_off{live_feed};
 
-    auto resumed = hub->resume_from_storage();
+    // Several nodes: a game comes back on the node that needs it first (a player's
+    // connection, a follower's node), not all on the first node to start.
+    auto resumed = cluster ? Result<int>(0) : hub->resume_from_storage();
     if (!resumed) {
         log_event(LogLevel::ERROR, "outpost serve: " + resumed.error().message);
         return 1;
@@ -508,7 +425,8 @@ int run_server(const ServerConfig& config) {
     PuzzleMiner miner(miner_options, *puzzle_store->get(), *hub, [&puzzles](int) { puzzles.puzzles_added(); });
 
     // The bus: the WebSocket sessions reach the games, the lobby and the simuls through it.
-    InProcessBus bus;
+    InProcessBus in_process;
+    Bus& bus = cluster ? static_cast<Bus&>(*cluster) : in_process;
     LobbyOnBus lobby_on_bus(lobby);
     SimulsOnBus simuls_on_bus(simuls);
     bus.serve(Topic::GAME, hub.get());
@@ -516,6 +434,7 @@ int run_server(const ServerConfig& config) {
     bus.serve(Topic::SIMUL, &simuls_on_bus);
     Edge edge(config.limits, config.allowed_origins, std::move(transport->proxies));
     edge.host_names = config.host_names;
+    edge.node = config.node;
     edge.max_connections = config.limits.max_connections > 0 ? config.limits.max_connections : default_max_connections();
     tcp::acceptor& acceptor = listening->main;
     const unsigned short port = acceptor.local_endpoint().port();
@@ -557,6 +476,11 @@ int run_server(const ServerConfig& config) {
     lobby_pulse();
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     stop_on_signals(ioc, signals, acceptor, sockets, std::chrono::milliseconds(2500));
+    // Issue 26: on SIGTERM the games go to the other nodes at once (no wait for leases to expire).
+    asio::signal_set handover(ioc, SIGINT, SIGTERM);
+    if (cluster) handover.async_wait([c = cluster.get()](const beast::error_code& e, int) {
+        if (!e) c->hand_over();
+    });
     asio::signal_set hangup(ioc, SIGHUP);
     reload_on_hangup(hangup, transport->tls.get());
     // Said once everything is ready, signals included (tests wait for this line).
@@ -566,7 +490,8 @@ int run_server(const ServerConfig& config) {
         std::cout << "Plain HTTP on port " << redirect_port
                   << ": every request is redirected to https" << std::endl;
     std::cout << "Outpost is serving on " << (transport->tls ? "https://" : "http://") << shown_host << ":" << port
-              << "/ (database " << (config.stores.shown.empty() ? config.db : config.stores.shown) << ", " << *resumed << " live games resumed, " << files.size()
+              << "/ (node " << config.node << (cluster ? ", bus " + config.bus : std::string()) << ", database "
+              << (config.stores.shown.empty() ? config.db : config.stores.shown) << ", " << *resumed << " live games resumed, " << files.size()
               << " web files)" << std::endl;
     log_event(LogLevel::INFO, "serving",
               {{"host", config.host}, {"port", int(port)}, {"db", config.stores.shown.empty() ? config.db : config.stores.shown}, {"tls", bool(transport->tls)},

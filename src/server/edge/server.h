@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "server/accounts/accounts.h"
+#include "server/bus/cluster_bus.h"
 #include "server/common/guards.h"
 #include "server/stores/store_openers.h"
 
@@ -67,6 +70,14 @@ struct ServerConfig {
     // Issue 29: the background puzzle generator's share of one core, in percent (0: off);
     // it runs at the lowest priority besides (training/puzzle_miner.h).
     int puzzle_cpu = 10;
+    // Issue 26: this node's name (every HTTP answer's X-Outpost-Node, a game state's
+    // "node"), and the Redis that several nodes share (redis://HOST:PORT; "": one node,
+    // every game in this process).
+    std::string node = "local";
+    std::string bus;
+    // ... opened by the executable (server/bus/redis is its choice, as the stores are);
+    // unset: one node.
+    std::function<Result<std::unique_ptr<ClusterBus>>()> open_bus;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

@@ -84,6 +84,9 @@ inline std::int64_t wall_now() {
 }
 
 // What every session shares: the hub, the web files, and the edge's limits.
+// Issue 26: on every answer, the name of the node that gave it (--node).
+inline constexpr char NodeHeader[] = "X-Outpost-Node";
+
 struct Edge {
     EdgeLimits limits;
     std::vector<std::string> allowed_origins;
@@ -94,6 +97,7 @@ struct Edge {
     MessageLimiter ws{limits};  // issue 25: per connection, per account, a ceiling per address
     ConnectionCounter connections;
     TrustedProxies trusted;  // --trust-proxy: whose forwarding headers are believed
+    std::string node = "local";  // issue 26: this node's name, on every answer (NodeHeader)
     Edge(EdgeLimits l, std::vector<std::string> origins, TrustedProxies proxies)
         : limits(l), allowed_origins(std::move(origins)), http(l.http_per_second, l.http_burst),
           post(l.post_per_second, l.post_burst), ws(l), trusted(std::move(proxies)) {}

@@ -75,10 +75,10 @@ public:
         beast::get_lowest_layer(ws_).expires_never();
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
         ws_.read_message_max(MaxWsDiscarded);
-        if constexpr (IsTls<Stream>)
-            ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
-                res.set(http::field::strict_transport_security, StrictTransportSecurity);
-            }));
+        ws_.set_option(websocket::stream_base::decorator([node = shared.edge->node](websocket::response_type& res) {
+            res.set(NodeHeader, node);  // issue 26: which node answered
+            if constexpr (IsTls<Stream>) res.set(http::field::strict_transport_security, StrictTransportSecurity);
+        }));
         // Pongs to the server's pings measure the connection's round trip (C5).
         ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
             if (kind != websocket::frame_type::pong || !ping_sent_at_ || sv(payload) != std::to_string(ping_counter_)) return;

@@ -70,9 +70,8 @@ Answer<Room*> Hub::find(const std::string& id) {
     auto stored = storage_->load_game(id);
     if (!stored) return ProtocolError{"internal", "game " + id + " could not be read: " + stored.error().message, 500};
     if (!stored->has_value()) return not_found_game(id);
-    auto room = room_from_stored(std::move(**stored), env_.monotonic_ms, env_.wall_ms());
-    if (!room) return ProtocolError{"internal", room.error().message, 500};
-    fill_robot_elo(**room);
+    auto room = adopt(std::move(**stored));
+    if (!room) return room.error();
     Room* p = room->get();
     if (p->game.status() == Status::ARBITER_DECISION && env_.arbiter_reason) p->arbiter_reason = env_.arbiter_reason(id);
     p->abandonment_ms = env_.abandonment_ms;
@@ -81,6 +80,10 @@ Answer<Room*> Hub::find(const std::string& id) {
     rooms_[id] = std::move(*room);
     touch(*p);
     evict_finished();
+    if (env_.take_game && !p->game.is_over()) {  // issue 26: taken over, it runs here from now on
+        schedule(*p);
+        maybe_ask_robot(*p);
+    }
     return p;
 }
 
@@ -182,14 +185,18 @@ Result<int> Hub::resume_from_storage() {
 
 Answer<std::string> Hub::state_json(const std::string& id) {
     std::lock_guard lock(mutex_);
-    auto r = find(id);
+    std::unique_ptr<Room> scratch;
+    auto r = find_to_read(id, scratch);
     if (!r) return r.error();
-    return write_state(*r.value(), Seat::SPECTATOR, env_.monotonic_ms());
+    // Read from storage here: the state names the node that runs the game.
+    const std::string node = scratch && env_.node_of ? env_.node_of(id) : env_.node;
+    return write_state(*r.value(), Seat::SPECTATOR, env_.monotonic_ms(), node);
 }
 
 Answer<std::string> Hub::pgn(const std::string& id) {
     std::lock_guard lock(mutex_);
-    auto found = find(id);
+    std::unique_ptr<Room> scratch;
+    auto found = find_to_read(id, scratch);
     if (!found) return found.error();
     const Room& r = *found.value();
     GameRecord rec;
@@ -243,7 +250,8 @@ Answer<std::string> Hub::pgn(const std::string& id) {
 
 Answer<GameMoves> Hub::game_moves(const std::string& id) {
     std::lock_guard lock(mutex_);
-    auto found = find(id);
+    std::unique_ptr<Room> scratch;
+    auto found = find_to_read(id, scratch);
     if (!found) return found.error();
     const Room& r = *found.value();
     return GameMoves{r.game.start_position(), r.game.moves(), r.game.is_over()};
@@ -294,7 +302,8 @@ void Hub::report_live(const Room& r) const {
 
 Answer<LiveGame> Hub::game_report(const std::string& id) {
     std::lock_guard lock(mutex_);
-    auto r = find(id);
+    std::unique_ptr<Room> scratch;
+    auto r = find_to_read(id, scratch);
     if (!r) return r.error();
     return live_report(**r);
 }

@@ -127,6 +127,17 @@ struct HubEnv {
     // The arbiter's reason for a game an admin ended (hub_arbiter.cpp), read when the
     // game is loaded from storage; unset: none is known.
     std::function<std::string(const std::string& game_id)> arbiter_reason;
+    // Issue 26: the name of this node, in every state as "node".
+    std::string node = "local";
+    // Issue 26, several nodes: called (under the hub's lock) before this hub runs a game
+    // it does not hold in memory: a new one (stored_fence 0) or one read from storage
+    // (the highest fencing token that wrote it). The fencing token of this node's lease
+    // on it, or none when another node runs it (the hub then answers "unavailable",
+    // and serves reads from storage). Unset: one node, every game here (token 0).
+    std::function<std::optional<std::int64_t>(const std::string& game_id, std::int64_t stored_fence)> take_game;
+    // ... and the node that runs a game another node runs ("": none), for the state
+    // read from storage here.
+    std::function<std::string(const std::string& game_id)> node_of;
 };
 
 // A game being played as the admin page lists it (server/admin): with the number of
@@ -221,6 +232,14 @@ public:
     // The games being played (at most `max`, most moves first), for the admin page.
     std::vector<LiveGameView> live_game_views(size_t max) const;
 
+    // Issue 26: this node no longer runs game `id` (its lease was lost, or handed over
+    // on SIGTERM): the room leaves memory (its clocks and robot stop) and nothing more
+    // of it is written from here. The connections that followed it, to be joined again
+    // wherever it runs now.
+    std::vector<std::shared_ptr<Subscriber>> drop_game(const std::string& id);
+    // The games in memory that are not over (a SIGTERM hand-over drops them all).
+    std::vector<std::string> live_game_ids() const;
+
     // For tests and the load benchmark.
     size_t live_games() const;
     size_t rooms_in_memory() const;
@@ -264,6 +283,13 @@ private:
     Answer<Move> read_move(const Room& r, const in::Move& m) const;
 
     Answer<Room*> find(const std::string& id);
+    // For reading: find(), or when another node runs the game (issue 26), the game as
+    // storage has it, held in `scratch` (hub_ownership.cpp).
+    Answer<Room*> find_to_read(const std::string& id, std::unique_ptr<Room>& scratch);
+    // A room read from storage that this hub may run: env_.take_game asked (issue 26).
+    // A live game taken over from another node restarts its clock from the last durable
+    // reading (docs/laws.md, "A node fails"). Errors: unavailable (another node runs it).
+    Answer<std::unique_ptr<Room>> adopt(StoredGame stored);
     void touch(Room& r);  // LRU of finished rooms
     void evict_finished();
     // After a change: store it, and once it is durable send the messages (the move

@@ -47,7 +47,7 @@ void Hub::commit(Room& r, Change change, int ply_before) {
             auto& msg = per_seat[size_t(it->second.second)];
             if (!msg)
                 msg = std::make_shared<const std::string>(one_move ? write_move(r, it->second.second, now)
-                                                                   : write_state(r, it->second.second, now));
+                                                                   : write_state(r, it->second.second, now, env_.node));
             out.emplace_back(it->second.first, msg);
             ++it;
         }

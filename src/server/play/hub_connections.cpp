@@ -73,7 +73,7 @@ Answer<Seat> Hub::connect(const std::string& id, std::string_view token, const s
     if (seat != Seat::SPECTATOR) send_presence(writer_, r, env_.monotonic_ms(), who.get());
     // The first state goes after any acknowledgement still on its way to storage, so
     // that it never shows a move before the move is durable nor overtakes one.
-    auto msg = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
+    auto msg = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms(), env_.node));
     auto note = demoted ? std::make_shared<const std::string>(error_json(*demoted)) : nullptr;
     std::weak_ptr<Subscriber> weak = who;
     writer_.after_pending([weak, msg, note](const Result<bool>&) {

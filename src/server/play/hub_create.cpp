@@ -244,6 +244,12 @@ Answer<CreatedGame> Hub::create_room(const NewGameRequest& spec, const std::stri
         if (tries > 100) return ProtocolError{"internal", "no free game id", 500};
     }
     info.created_ms = info.updated_ms = prepared->wall_ms;
+    // Issue 26: a new game runs on the node that makes it, under its lease.
+    if (env_.take_game) {
+        auto token = env_.take_game(info.id, 0);
+        if (!token) return ProtocolError{"unavailable", "this node could not take the new game's lease; try again", 503};
+        info.fence = *token;
+    }
     const std::string creator_token = env_.random_token(22);
     CreatedGame created;
     created.id = info.id;

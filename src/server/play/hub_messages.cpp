@@ -39,7 +39,7 @@ void Hub::handle_message(const std::string& id, Seat seat, const ClientMessage& 
     Room& r = *found.value();
     if (std::holds_alternative<in::Sync>(msg)) {
         // A client that missed a message asks for the whole state again.
-        auto state = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms()));
+        auto state = std::make_shared<const std::string>(write_state(r, seat, env_.monotonic_ms(), env_.node));
         auto sub = r.subscribers.find(&from);
         if (sub == r.subscribers.end()) return from.deliver(state);
         // After the acknowledgements on their way; by a weak reference, as the

@@ -194,9 +194,10 @@ void write_players(Writer& w, const Room& r) {
 
 }  // namespace
 
-std::string write_state(const Room& r, Seat seat, Millis server_time) {
+std::string write_state(const Room& r, Seat seat, Millis server_time, std::string_view node) {
     Writer w(1024 + 16 * r.history.size());
-    w.open('{').key("v").num(1).key("t").str("state").key("game").open('{');
+    w.open('{').key("v").num(1).key("t").str("state").key("node").str(node).key("game").open('{');
+    w.key("node").str(node);
     w.key("variant").str(r.info.variant);
     w.key("chess960");
     if (r.info.chess960 >= 0) w.num(r.info.chess960);

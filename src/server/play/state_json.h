@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "chess/clock.h"
 #include "server/common/protocol.h"
@@ -14,7 +15,8 @@ class Room;
 // The whole state of a game as `seat` sees it (a `state` message), and the `move`
 // message after one move: both written by the same code (write_live_fields), so that
 // folding the moves into a state gives exactly the state.
-std::string write_state(const Room& r, Seat seat, Millis server_time);
+// `node`: the node that runs the game (issue 26), in the state as "node".
+std::string write_state(const Room& r, Seat seat, Millis server_time, std::string_view node = "local");
 std::string write_move(const Room& r, Seat seat, Millis server_time);
 // A `presence` message (P22): the presence block of STATE alone, after a seat's
 // connection opened, closed or said it is away.

@@ -86,8 +86,19 @@ struct StoredGame {
     // P23: the ratings this game changed (read from the ratings tables, not the row);
     // a write that carries it stores it unless the game's ratings are stored already.
     std::optional<GameRating> rating;
+    // Issue 26: the fencing token of the node's lease that writes the game (0: one node,
+    // no leases). A store refuses a write whose token is lower than the highest that
+    // has written the game (a node paused past its lease cannot write over its
+    // successor); loaded, the highest so far.
+    std::int64_t fence = 0;
     std::vector<StoredMove> moves;
 };
+
+// Issue 26: the error of a write refused by its fencing token.
+inline std::string fenced_message(const StoredGame& g) {
+    return "game " + g.id + " is run by another node now (fencing token " + std::to_string(g.fence) +
+           " is older than the one that last wrote it): write refused";
+}
 
 // One write of the hub. INSERT_GAME stores the row and its moves (a game started from
 // a PGN has some); UPDATE_GAME the row only; APPEND_MOVE a move and the row;

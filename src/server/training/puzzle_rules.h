@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chess/result.h"
+#include "server/common/protocol.h"
 #include "server/stores/puzzle_store.h"
 #include "training/puzzle.h"
 

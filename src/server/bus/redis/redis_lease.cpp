@@ -41,6 +41,13 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 )";
 
+// KEYS[1] the token counter; ARGV[1] the floor.
+constexpr std::string_view RaiseFenceScript = R"(
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if cur < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) return 1 end
+return 0
+)";
+
 std::string value_of(const Lease& l) { return l.node + " " + std::to_string(l.token); }
 
 }  // namespace
@@ -110,6 +117,12 @@ Result<std::optional<Lease>> LeaseTable::holder(std::string_view game) {
     if (!r) return make_error("lease of game " + std::string(game) + ": " + r.error().message);
     if (r->is_nil()) return std::optional<Lease>{};
     return read_value(game, r->str);
+}
+
+Result<bool> LeaseTable::raise_fence(std::int64_t floor) {
+    auto r = redis_.command({"EVAL", std::string(RaiseFenceScript), "1", prefix_ + "fence", std::to_string(floor)});
+    if (!r) return make_error("raising the fencing tokens: " + r.error().message);
+    return r->integer == 1;
 }
 
 }  // namespace outpost::server::redis

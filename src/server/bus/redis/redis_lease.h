@@ -52,6 +52,9 @@ public:
     Result<bool> release(const Lease& lease);
     // Who holds it now, if anyone.
     Result<std::optional<Lease>> holder(std::string_view game);
+    // The token counter is raised to at least `floor` (a Redis that restarted empty
+    // starts it again from 0, below the tokens the database has seen).
+    Result<bool> raise_fence(std::int64_t floor);
 
     const std::string& node() const { return node_; }
     static bool valid_node_name(std::string_view name);  // 1-64 of A-Z a-z 0-9 . _ -

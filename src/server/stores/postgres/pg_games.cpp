@@ -124,6 +124,10 @@ public:
         auto games = read_games(Sql.c_str(), pg::Params()(id));
         if (!games) return games.error();
         if (games->empty()) return std::optional<StoredGame>{};
+        static const char* const FenceSql = "SELECT fence FROM games WHERE id=$1";
+        auto fence = reader_.run(FenceSql, pg::Params()(id));
+        if (!fence) return fence.error();
+        if (!fence->empty()) games->front().fence = fence->integer(0, 0);
         if (games->front().status != "ongoing") {  // P23: what the game did to the ratings
             auto rating = pg_ratings::of_game(reader_, id);
             if (!rating) return rating.error();
@@ -273,8 +277,23 @@ private:
         return true;
     }
 
+    // Issue 26: a write under a lease (fence > 0) is refused when a higher token has
+    // written the game; otherwise the game's token becomes this one.
+    Result<bool> check_fence(const StoredGame& g) {
+        if (g.fence <= 0) return true;
+        static const char* const Sql = "UPDATE games SET fence=$2 WHERE id=$1 AND fence<=$2";
+        auto r = writer_.run(Sql, pg::Params()(g.id)(g.fence));
+        if (!r) return r.error();
+        if (r->changed() == 0) return make_error(fenced_message(g));
+        return true;
+    }
+
     Result<bool> apply(const GameWrite& w) {
+        if (w.kind != GameWrite::INSERT_GAME)
+            if (auto r = check_fence(w.game); !r) return r;
         if (auto r = apply_row(w); !r) return r;
+        if (w.kind == GameWrite::INSERT_GAME)
+            if (auto r = check_fence(w.game); !r) return r;
         // P23: a finished rated game's ratings, in the same transaction as its row.
         if (w.game.rating && w.game.status != "ongoing")
             return pg_ratings::store(writer_, w.game.id, w.game.updated_ms, *w.game.rating);

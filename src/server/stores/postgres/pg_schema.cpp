@@ -163,6 +163,8 @@ constexpr Migration Migrations[] = {
     {1, "the tables of games, moves, analyses, ratings, accounts, sessions, simuls and events", Baseline},
     {2, "the admin page's audit log, players' reports, arbiters' decisions and closed events", AdminTables},
     {3, "puzzles, their themes, puzzle ratings and attempts, and the games the puzzle generator has read", PuzzleTables},
+    {4, "the fencing token of the node that last wrote each game (several nodes)",
+     "ALTER TABLE games ADD COLUMN IF NOT EXISTS fence bigint NOT NULL DEFAULT 0"},
 };
 
 // Any number: the advisory lock of migrations ("outpost" on a phone keypad).

@@ -187,6 +187,9 @@ public:
         auto games = read_games(Sql.c_str(), {id}, true);
         if (!games) return games.error();
         if (games->empty()) return std::optional<StoredGame>{};
+        auto fence = read_fence(id);
+        if (!fence) return fence.error();
+        games->front().fence = *fence;
         if (games->front().status != "ongoing") {  // P23: what the game did to the ratings
             std::lock_guard lock(reads().mutex);
             auto rating = sqlite_ratings::of_game(reads(), id);
@@ -385,8 +388,36 @@ private:
         return true;
     }
 
+    // Issue 26: a write under a lease (fence > 0) is refused when a higher token has
+    // written the game; otherwise the game's token becomes this one.
+    Result<bool> check_fence(const StoredGame& g) {
+        if (g.fence <= 0) return true;
+        static const char* const Sql = "UPDATE games SET fence=?2 WHERE id=?1 AND fence<=?2";
+        Statement s(writer_.cached(Sql));
+        s.bind(1, g.id).bind(2, g.fence);
+        if (s.step() != SQLITE_DONE) return db_error(writer_.db, "fence game " + g.id);
+        if (sqlite3_changes(writer_.db) == 0) return make_error(fenced_message(g));
+        return true;
+    }
+
+    Result<std::int64_t> read_fence(const std::string& id) {
+        static const char* const Sql = "SELECT fence FROM games WHERE id=?1";
+        Connection& c = reads();
+        std::lock_guard lock(c.mutex);
+        Statement s(c.cached(Sql));
+        s.bind(1, id);
+        const int rc = s.step();
+        if (rc == SQLITE_DONE) return std::int64_t(0);
+        if (rc != SQLITE_ROW) return db_error(c.db, "read the fencing token of game " + id);
+        return s.integer(0);
+    }
+
     Result<bool> apply(const GameWrite& w) {
+        if (w.kind != GameWrite::INSERT_GAME)
+            if (auto r = check_fence(w.game); !r) return r;
         if (auto r = apply_row(w); !r) return r;
+        if (w.kind == GameWrite::INSERT_GAME)
+            if (auto r = check_fence(w.game); !r) return r;
         // P23: a finished rated game's ratings, in the same transaction as its row.
         if (w.game.rating && w.game.status != "ongoing")
             return sqlite_ratings::store(writer_, w.game.id, w.game.updated_ms, *w.game.rating);

@@ -202,10 +202,19 @@ CREATE TABLE IF NOT EXISTS puzzle_scanned_games (
 
 Result<bool> puzzle_tables(Connection& c) { return c.exec(PuzzleTables); }
 
+// Version 4 (issue 26): the highest fencing token that has written each game (a node's
+// lease; 0: written by one node without leases).
+Result<bool> game_fence(Connection& c) {
+    Statement info(c.db, "SELECT 1 FROM pragma_table_info('games') WHERE name='fence'");
+    if (info.step() == SQLITE_ROW) return true;
+    return c.exec("ALTER TABLE games ADD COLUMN fence INTEGER NOT NULL DEFAULT 0");
+}
+
 constexpr Migration Migrations[] = {
     {1, "the tables of games, moves, analyses, ratings, accounts, sessions, simuls and events", baseline},
     {2, "the admin page's audit log, players' reports, arbiters' decisions and closed events", admin_tables},
     {3, "puzzles, their themes, puzzle ratings and attempts, and the games the puzzle generator has read", puzzle_tables},
+    {4, "the fencing token of the node that last wrote each game (several nodes)", game_fence},
 };
 
 Error newer_error(const std::string& path, int database) {

@@ -1,0 +1,38 @@
+// Outpost — a bus shared by several nodes (issue 26, docs/scaling.md): what it adds to
+// the Bus of one process. The edge and the executable see this interface only; its
+// implementation on Redis (server/bus/redis/redis_bus.h) is chosen by the executable.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/bus/bus.h"
+
+namespace outpost::server {
+
+class ClusterBus : public Bus {
+public:
+    // The owner of the games on this node (the hub): `drop` takes a game out of its
+    // memory and answers the connections that followed it; `live` names its games.
+    using DropGame = std::function<std::vector<std::shared_ptr<Subscriber>>(const std::string& game)>;
+    using LiveGames = std::function<std::vector<std::string>()>;
+    virtual void attach_games(DropGame drop, LiveGames live) = 0;
+    // Before this node runs a game (HubEnv::take_game): its lease's fencing token, or
+    // none when another node runs it (or the bus cannot be reached).
+    virtual std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) = 0;
+    // The node that runs a game now ("": nobody, or the bus cannot be reached).
+    virtual std::string node_of(const std::string& game) = 0;
+    // SIGTERM: every game this node runs is dropped and its lease released at once, and
+    // the nodes of its followers told, so that another node takes it over now.
+    virtual void hand_over() = 0;
+    // Stops the bus's threads (before the owner of the games goes away).
+    virtual void stop() = 0;
+    virtual const std::string& node() const = 0;
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,126 @@
+// Outpost — the messages between nodes, written and read (bus_envelope.h).
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/bus/redis/bus_envelope.h"
+
+#include <iterator>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "server/bus/bus.h"
+#include "server/bus/redis/redis_lease.h"
+
+namespace outpost::server::redis {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* KindNames[] = {"join", "msg", "leave", "out", "moved"};
+
+bool needs_sender(Envelope::Kind k) {
+    return k == Envelope::Kind::JOIN || k == Envelope::Kind::MESSAGE || k == Envelope::Kind::LEAVE;
+}
+bool needs_address(Envelope::Kind k) { return k != Envelope::Kind::OUT; }
+
+Result<std::string> text_field(const json& j, const char* name, std::size_t max, bool required) {
+    auto it = j.find(name);
+    if (it == j.end()) {
+        if (required) return make_error(std::string("no \"") + name + "\"");
+        return std::string();
+    }
+    if (!it->is_string()) return make_error(std::string("\"") + name + "\" is not a string");
+    const auto& s = it->get_ref<const std::string&>();
+    if (s.size() > max) return make_error(std::string("\"") + name + "\" is longer than " + std::to_string(max) + " bytes");
+    return s;
+}
+
+Result<std::int64_t> int_field(const json& j, const char* name, std::int64_t lo, std::int64_t hi) {
+    auto it = j.find(name);
+    if (it == j.end()) return std::int64_t(0);
+    if (!it->is_number_integer()) return make_error(std::string("\"") + name + "\" is not an integer");
+    // Unsigned numbers above int64 are refused by the range check below as read here.
+    if (it->is_number_unsigned() && it->get<std::uint64_t>() > std::uint64_t(hi))
+        return make_error(std::string("\"") + name + "\" is out of range");
+    const std::int64_t v = it->get<std::int64_t>();
+    if (v < lo || v > hi) return make_error(std::string("\"") + name + "\" is out of range");
+    return v;
+}
+
+}  // namespace
+
+std::string encode(const Envelope& e) {
+    json j;
+    j["t"] = KindNames[int(e.kind)];
+    j["conn"] = e.conn;
+    if (needs_sender(e.kind)) j["node"] = e.node;
+    if (needs_address(e.kind)) j["at"] = e.address;
+    if (e.kind == Envelope::Kind::JOIN) {
+        if (!e.token.empty()) j["token"] = e.token;
+        if (e.account) {
+            j["account"] = e.account;
+            j["name"] = e.account_name;
+        }
+        if (!e.client.empty()) j["client"] = e.client;
+    }
+    if (e.kind == Envelope::Kind::MESSAGE || e.kind == Envelope::Kind::OUT) j["text"] = e.text;
+    if (e.kind == Envelope::Kind::MESSAGE && e.lag_ms) j["lag"] = e.lag_ms;
+    // Invalid UTF-8 in a client's text is replaced rather than thrown on.
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<Envelope> decode(std::string_view payload) {
+    if (payload.size() > MaxEnvelopeBytes) return make_error("a bus message of " + std::to_string(payload.size()) + " bytes (too long)");
+    json j = json::parse(payload, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return make_error("a bus message that is not a JSON object");
+    Envelope e;
+    auto kind = text_field(j, "t", 16, true);
+    if (!kind) return make_error("a bus message: " + kind.error().message);
+    int k = -1;
+    for (int i = 0; i < int(std::size(KindNames)); ++i)
+        if (*kind == KindNames[i]) k = i;
+    if (k < 0) return make_error("a bus message of unknown kind \"" + kind->substr(0, 16) + "\"");
+    e.kind = Envelope::Kind(k);
+    auto conn = int_field(j, "conn", 1, std::numeric_limits<std::int64_t>::max());
+    if (!conn || *conn == 0) return make_error("a bus message without a connection number (\"conn\" >= 1)");
+    e.conn = std::uint64_t(*conn);
+    if (needs_sender(e.kind)) {
+        auto node = text_field(j, "node", 64, true);
+        if (!node) return make_error("a bus message: " + node.error().message);
+        if (!LeaseTable::valid_node_name(*node)) return make_error("a bus message from a node whose name is not one");
+        e.node = std::move(*node);
+    }
+    if (needs_address(e.kind)) {
+        auto at = text_field(j, "at", 80, true);
+        if (!at) return make_error("a bus message: " + at.error().message);
+        auto address = Address::parse(*at);
+        if (!address || address->topic != Topic::GAME || address->id.empty())
+            return make_error("a bus message for an address that is not a game's");
+        e.address = std::move(*at);
+    }
+    const bool message = e.kind == Envelope::Kind::MESSAGE;
+    if (e.kind == Envelope::Kind::JOIN) {
+        auto token = text_field(j, "token", 128, false);
+        auto account = int_field(j, "account", 0, std::numeric_limits<std::int64_t>::max());
+        auto name = text_field(j, "name", 128, false);
+        auto client = text_field(j, "client", 128, false);
+        if (!token || !account || !name || !client) return make_error("a bus message: a join with a bad field");
+        e.token = std::move(*token);
+        e.account = *account;
+        e.account_name = std::move(*name);
+        e.client = std::move(*client);
+    }
+    if (message || e.kind == Envelope::Kind::OUT) {
+        auto text = text_field(j, "text", message ? MaxForwardedMessage : MaxEnvelopeBytes, true);
+        if (!text) return make_error("a bus message: " + text.error().message);
+        e.text = std::move(*text);
+    }
+    if (message) {
+        auto lag = int_field(j, "lag", 0, 60'000);
+        if (!lag) return make_error("a bus message: " + lag.error().message);
+        e.lag_ms = *lag;
+    }
+    return e;
+}
+
+}  // namespace outpost::server::redis

@@ -1,0 +1,451 @@
+// Outpost — the bus of several nodes on one Redis (redis_bus.h): this node's
+// connections, routed to wherever their game runs; the publisher; the watcher of the
+// games followed elsewhere. The other nodes' messages are read in redis_bus_remote.cpp.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/bus/redis/redis_bus.h"
+
+#include <algorithm>
+#include <set>
+
+#include "server/bus/redis/redis_bus_proxy.h"
+#include "server/observe/log.h"
+
+namespace outpost::server::redis {
+
+namespace {
+
+ProtocolError no_address(const Address& at) { return {"not_found", "no such address: " + at.text(), 404}; }
+ProtocolError bus_away() {
+    return {"unavailable", "the bus between the nodes cannot be reached; try again in a few seconds", 503};
+}
+// At most this many messages wait for the publisher; beyond, they are dropped (and
+// said): a Redis that is away must not grow a node's memory without bound.
+constexpr std::size_t MaxWaiting = 200'000;
+
+}  // namespace
+
+RedisBus::RedisBus(Options options)
+    : options_(std::move(options)),
+      lease_client_(options_.where, options_.redis_timeout),
+      lookup_client_(options_.where, options_.redis_timeout),
+      publish_client_(options_.where, options_.redis_timeout),
+      leases_(lease_client_, options_.node, options_.prefix),
+      lookups_(lookup_client_, options_.node, options_.prefix) {}
+
+Result<std::unique_ptr<RedisBus>> RedisBus::open(Options options) {
+    if (!LeaseTable::valid_node_name(options.node)) return make_error("--node: 1 to 64 of A-Z a-z 0-9 . _ -");
+    std::unique_ptr<RedisBus> bus(new RedisBus(std::move(options)));
+    RedisBus* b = bus.get();
+    const std::string where = b->options_.where.text();
+    for (RedisClient* c : {&b->lease_client_, &b->lookup_client_, &b->publish_client_})
+        if (auto ok = c->connect(); !ok) return make_error("the bus at " + where + ": " + ok.error().message);
+    b->keeper_ = std::make_unique<LeaseKeeper>(b->leases_, b->options_.lease,
+                                               [b](const std::string& game) { b->on_lease_lost(game); });
+    b->publisher_ = std::thread([b] { b->publisher(); });
+    b->watcher_ = std::thread([b] { b->watcher(); });
+    b->subscriber_ = std::make_unique<RedisSubscriber>(
+        b->options_.where, [b](const std::string&, const std::string& payload) { b->on_node_message(payload); },
+        [b](bool up) { b->on_link(up); });
+    b->subscriber_->subscribe(b->channel_of(b->node()));
+    if (!b->subscriber_->wait_subscribed(std::chrono::seconds(3)))
+        return make_error("the bus at " + where + ": could not subscribe to this node's channel");
+    return bus;
+}
+
+RedisBus::~RedisBus() { stop(); }
+
+void RedisBus::stop() {
+    {
+        std::scoped_lock lock(out_mutex_, watch_mutex_);
+        if (stopping_ && !publisher_.joinable()) return;
+        stopping_ = true;
+    }
+    out_wake_.notify_all();
+    watch_wake_.notify_all();
+    subscriber_.reset();
+    if (watcher_.joinable()) watcher_.join();
+    if (publisher_.joinable()) publisher_.join();
+    keeper_.reset();  // leases not handed over run out by themselves
+}
+
+void RedisBus::serve(Topic topic, BusHandler* owner) {
+    std::lock_guard lock(mutex_);
+    owners_[int(topic)] = owner;
+}
+
+BusHandler* RedisBus::handler(Topic t) const {
+    std::lock_guard lock(mutex_);
+    return int(t) < TopicCount ? owners_[int(t)] : nullptr;
+}
+
+void RedisBus::attach_games(DropGame drop, LiveGames live) {
+    drop_ = std::move(drop);
+    live_ = std::move(live);
+}
+
+std::optional<std::string> RedisBus::owner_of(const std::string& game) {
+    if (keeper_ && keeper_->held(game)) return node();
+    auto h = lookups_.holder(game);
+    if (!h) return std::nullopt;
+    if (!*h) return node();  // nobody runs it: the hub here takes it
+    return (*h)->node;
+}
+
+std::string RedisBus::node_of(const std::string& game) {
+    if (keeper_ && keeper_->held(game)) return node();
+    auto h = lookups_.holder(game);
+    return h && *h ? (*h)->node : std::string();
+}
+
+std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::int64_t stored_fence) {
+    if (!keeper_) return std::nullopt;
+    const auto before = keeper_->held(game);
+    auto l = keeper_->take(game);
+    if (!l) {
+        log_event(LogLevel::WARN, "bus: a game's lease could not be taken", {{"game", game}, {"error", l.error().message}});
+        return std::nullopt;
+    }
+    if (l->node != node()) return std::nullopt;
+    // A new grant has a token above every one that wrote the game; our own grant,
+    // extended, the one it had.
+    if (l->token > stored_fence || (before && before->token == l->token)) return l->token;
+    // Not above the database's: Redis restarted empty. The counter goes past them.
+    (void)leases_.raise_fence(stored_fence);
+    (void)keeper_->give_up(game);
+    l = keeper_->take(game);
+    if (!l || l->node != node() || l->token <= stored_fence) return std::nullopt;
+    return l->token;
+}
+
+Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) {
+    BusHandler* h = handler(at.topic);
+    if (!h || (at.topic == Topic::LOBBY && !at.id.empty())) return no_address(at);
+    const FollowKey key{who.get(), at};
+    Follow f;
+    f.who = who;
+    f.at = at;
+    f.token = std::string(c.token);
+    if (c.account) f.account = *c.account;
+    f.client = c.client;
+    if (at.topic != Topic::GAME) {  // the lobby and simuls: this node's own
+        auto seat = h->on_join(at, who, c);
+        if (!seat) return seat;
+        f.owner = node();
+        f.seat = *seat;
+        std::lock_guard lock(mutex_);
+        follows_[key] = std::move(f);
+        return seat;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        f.conn = ++next_conn_;
+        by_conn_[f.conn] = key;
+        follows_[key] = f;
+    }
+    const auto forget = [this, &key, conn = f.conn] {
+        std::lock_guard lock(mutex_);
+        follows_.erase(key);
+        by_conn_.erase(conn);
+    };
+    auto owner = owner_of(at.id);
+    if (!owner) {
+        forget();
+        return bus_away();
+    }
+    if (*owner == node()) {
+        auto seat = h->on_join(at, who, c);
+        if (seat) {
+            std::lock_guard lock(mutex_);
+            if (auto it = follows_.find(key); it != follows_.end()) it->second.owner = node(), it->second.seat = *seat;
+            return seat;
+        }
+        if (seat.error().code != "unavailable") {
+            forget();
+            return seat;
+        }
+        // Another node took it meanwhile: joined there, or by the watcher in a moment.
+        owner = owner_of(at.id);
+        if (!owner || *owner == node()) return Seat::SPECTATOR;
+    }
+    Envelope e;
+    e.kind = Envelope::Kind::JOIN;
+    e.node = node();
+    e.conn = f.conn;
+    e.address = at.text();
+    e.token = f.token;
+    e.account = f.account ? f.account->id : 0;
+    e.account_name = f.account ? f.account->name : "";
+    e.client = f.client;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = follows_.find(key); it != follows_.end()) it->second.owner = *owner;
+    }
+    post(*owner, e);
+    return Seat::SPECTATOR;  // the owner answers the seat with the first state
+}
+
+bool RedisBus::route(const FollowKey& key) {
+    Follow f;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = follows_.find(key);
+        if (it == follows_.end()) return true;
+        f = it->second;
+    }
+    auto who = f.who.lock();
+    if (!who) return true;  // gone; its leave is on its way
+    auto owner = owner_of(f.at.id);
+    if (!owner) return false;
+    if (*owner == node()) {
+        BusHandler* h = handler(Topic::GAME);
+        if (!h) return true;
+        std::lock_guard joining(joining_);
+        {
+            std::lock_guard lock(mutex_);
+            auto it = follows_.find(key);
+            if (it == follows_.end()) return true;
+            it->second.joining = true;
+        }
+        auto seat = h->on_join(f.at, who, Credentials{f.token, f.account ? &*f.account : nullptr, f.client});
+        const bool wait = !seat && seat.error().code == "unavailable";
+        if (!seat && !wait) who->deliver(std::make_shared<const std::string>(error_json(seat.error())));
+        std::lock_guard lock(mutex_);
+        if (auto it = follows_.find(key); it != follows_.end()) {
+            it->second.joining = false;
+            if (!wait) it->second.owner = node(), it->second.seat = seat ? *seat : Seat::SPECTATOR;
+        }
+        return !wait;
+    }
+    Envelope e;
+    e.kind = Envelope::Kind::JOIN;
+    e.node = node();
+    e.conn = f.conn;
+    e.address = f.at.text();
+    e.token = f.token;
+    e.account = f.account ? f.account->id : 0;
+    e.account_name = f.account ? f.account->name : "";
+    e.client = f.client;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = follows_.find(key);
+        if (it == follows_.end()) return true;
+        it->second.owner = *owner;
+    }
+    post(*owner, e);
+    return true;
+}
+
+void RedisBus::send(const Address& at, Subscriber& from, std::string_view text, Millis lag_ms) {
+    BusHandler* h = nullptr;
+    std::optional<Follow> f;
+    {
+        std::lock_guard lock(mutex_);
+        h = int(at.topic) < TopicCount ? owners_[int(at.topic)] : nullptr;
+        if (auto it = follows_.find({&from, at}); it != follows_.end()) f = it->second;
+    }
+    if (f && f->joining) {  // joined to this node's hub this moment: after its seat
+        std::lock_guard joining(joining_);
+        std::lock_guard lock(mutex_);
+        if (auto it = follows_.find({&from, at}); it != follows_.end()) f = it->second;
+    }
+    const auto answer = [&from](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
+    if (!h) return answer(no_address(at));
+    if (!f) return answer({"not_joined", "join " + at.text() + " before sending to it", 409});
+    if (at.topic != Topic::GAME) return h->on_message(ClientIn{at, from, f->seat, text, nullptr, lag_ms});
+    if (f->owner == node()) {
+        auto message = read_client_message(text);
+        if (!message) return answer(message.error());
+        return h->on_message(ClientIn{at, from, f->seat, text, &*message, lag_ms});
+    }
+    if (f->owner.empty())
+        return answer({"unavailable", "the game is moving to another node: send it again in a moment", 503});
+    Envelope e;
+    e.kind = Envelope::Kind::MESSAGE;
+    e.node = node();
+    e.conn = f->conn;
+    e.address = at.text();
+    e.text = std::string(text.substr(0, MaxForwardedMessage));
+    e.lag_ms = std::clamp<Millis>(lag_ms, 0, 60'000);
+    post(f->owner, e);
+}
+
+void RedisBus::leave(const Address& at, const Subscriber* who) {
+    std::optional<Follow> f;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = follows_.find({who, at});
+        if (it == follows_.end()) return;
+        f = std::move(it->second);
+        follows_.erase(it);
+        if (f->conn) by_conn_.erase(f->conn);
+    }
+    BusHandler* h = handler(at.topic);
+    if (f->owner == node()) {
+        if (h) h->on_leave(at, who);
+    } else if (!f->owner.empty()) {
+        Envelope e;
+        e.kind = Envelope::Kind::LEAVE;
+        e.node = node();
+        e.conn = f->conn;
+        e.address = at.text();
+        post(f->owner, e);
+    }
+}
+
+void RedisBus::post(const std::string& to_node, const Envelope& e) {
+    std::string payload = encode(e);
+    {
+        std::lock_guard lock(out_mutex_);
+        if (stopping_) return;
+        if (out_.size() >= MaxWaiting) {
+            refused_.fetch_add(1);
+            return;
+        }
+        out_.emplace_back(channel_of(to_node), std::move(payload));
+    }
+    out_wake_.notify_one();
+}
+
+void RedisBus::publisher() {
+    std::deque<std::pair<std::string, std::string>> batch;
+    std::uint64_t failed = 0;
+    for (;;) {
+        {
+            std::unique_lock lock(out_mutex_);
+            out_wake_.wait(lock, [this] { return stopping_ || !out_.empty(); });
+            if (stopping_ && out_.empty()) return;
+            batch.swap(out_);
+        }
+        std::set<std::string> gone;  // nodes nobody listens for any more
+        {
+            SigpipeGuard guard;
+            for (const auto& [channel, payload] : batch) {
+                auto r = publish(publish_client_, channel, payload);
+                if (!r && failed++ % 1000 == 0)
+                    log_event(LogLevel::WARN, "bus: a message between nodes was lost (Redis away)",
+                              {{"error", r.error().message}, {"lost", std::int64_t(failed)}});
+                if (r && *r == 0) gone.insert(channel.substr(channel_of("").size()));
+            }
+        }
+        batch.clear();
+        for (const std::string& n : gone) forget_node(n);
+    }
+}
+
+void RedisBus::forget_node(const std::string& gone) {
+    // Its connections no longer follow the games here (their presence, the hub's
+    // followers); were it only cut off from Redis, it joins them again when it is back.
+    std::vector<Remote> left;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = remote_.begin(); it != remote_.end();) {
+            if (it->first.first == gone) {
+                left.push_back(std::move(it->second));
+                it = remote_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    if (left.empty()) return;
+    log_event(LogLevel::WARN, "bus: a node is gone; its connections leave this node's games",
+              {{"node", gone}, {"connections", std::int64_t(left.size())}});
+    if (BusHandler* h = handler(Topic::GAME))
+        for (const Remote& r : left) h->on_leave(r.at, r.proxy.get());
+}
+
+void RedisBus::watcher() {
+    for (;;) {
+        {
+            std::unique_lock lock(watch_mutex_);
+            watch_wake_.wait_for(lock, options_.watch_every, [this] { return stopping_ || poked_; });
+            if (stopping_) return;
+            poked_ = false;
+        }
+        // The games followed elsewhere, and the follows waiting for an owner.
+        std::map<std::string, std::string> elsewhere;  // game -> the owner as known
+        std::vector<FollowKey> todo;
+        {
+            std::lock_guard lock(mutex_);
+            for (const auto& [key, f] : follows_) {
+                if (f.at.topic != Topic::GAME || f.owner == node()) continue;
+                if (f.owner.empty()) todo.push_back(key);
+                else elsewhere.emplace(f.at.id, f.owner);
+            }
+        }
+        std::set<std::string> changed;
+        for (const auto& [game, known] : elsewhere) {
+            auto now = owner_of(game);
+            if (now && *now != known) changed.insert(game);
+        }
+        if (!changed.empty()) {
+            std::lock_guard lock(mutex_);
+            for (const auto& [key, f] : follows_)
+                if (f.at.topic == Topic::GAME && f.owner != node() && !f.owner.empty() && changed.count(f.at.id))
+                    todo.push_back(key);
+        }
+        for (const FollowKey& key : todo) (void)route(key);
+    }
+}
+
+void RedisBus::poke() {
+    {
+        std::lock_guard lock(watch_mutex_);
+        poked_ = true;
+    }
+    watch_wake_.notify_all();
+}
+
+void RedisBus::on_link(bool up) {
+    if (!up) return;
+    if (!linked_before_.exchange(true)) return;  // the first link, at the start
+    // Redis came back: what was published meanwhile is lost, so every connection
+    // following a game elsewhere joins it again (its owner sends a whole state).
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [key, f] : follows_)
+            if (f.at.topic == Topic::GAME && f.owner != node()) f.owner.clear();
+    }
+    poke();
+    log_event(LogLevel::INFO, "bus: Redis is back; following games elsewhere again");
+}
+
+void RedisBus::on_lease_lost(const std::string& game) {
+    log_event(LogLevel::WARN, "bus: this node lost a game's lease; another node runs it", {{"game", game}});
+    std::vector<std::shared_ptr<Subscriber>> followers;
+    if (drop_) followers = drop_(game);
+    release_followers(game, followers);
+}
+
+void RedisBus::release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers) {
+    const Address at = Address::game(game);
+    for (const auto& s : followers) {
+        if (auto* p = dynamic_cast<Proxy*>(s.get())) {
+            Envelope e;
+            e.kind = Envelope::Kind::MOVED;
+            e.conn = p->conn();
+            e.address = at.text();
+            post(p->node(), e);
+            std::lock_guard lock(mutex_);
+            remote_.erase({p->node(), p->conn()});
+            continue;
+        }
+        std::lock_guard lock(mutex_);
+        if (auto it = follows_.find({s.get(), at}); it != follows_.end()) it->second.owner.clear();
+    }
+    poke();
+}
+
+void RedisBus::hand_over() {
+    if (!drop_ || !live_ || !keeper_) return;
+    const auto games = live_();
+    for (const std::string& game : games) {
+        auto followers = drop_(game);  // first: nothing more is written from here
+        (void)keeper_->give_up(game);
+        release_followers(game, followers);
+    }
+    keeper_->give_up_all();
+    log_event(LogLevel::INFO, "bus: games handed over", {{"games", std::int64_t(games.size())}});
+}
+
+}  // namespace outpost::server::redis

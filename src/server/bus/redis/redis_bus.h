@@ -1,0 +1,151 @@
+// Outpost — the bus of several nodes on one Redis (issue 26, docs/scaling.md): any node
+// serves any game; the node that holds a game's lease runs it, and the others forward
+// their connections' joins, messages and leaves to it.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A connection on node B to a game that node A runs: B publishes the join (with the
+// credentials), each message and the leave on A's channel `PREFIX node:A`, as
+// Envelopes (bus_envelope.h). A joins a proxy Subscriber to its hub for it, whose
+// deliveries A publishes on B's channel, tagged with the connection's number; B hands
+// them to the connection. Each node publishes from one thread on one connection, and
+// Redis keeps the order of one publisher's messages: the hub's order (an acknowledgement
+// after its move is durable, never overtaken) holds across nodes. A remote join
+// answers its seat later: the first state (or an error) comes through the proxy.
+//
+// Who runs a game: the lease (redis_lease.h), taken by the hub through take_game()
+// when it makes a game or reads one from storage, renewed by the LeaseKeeper. A node
+// watches the games its connections follow elsewhere (every `watch_every`): when the
+// owner's lease is gone (it died, or released it on SIGTERM) the follower's node
+// takes the game from the database and joins its connections again; when another node
+// holds it, they join there. A lease this node lost makes the hub drop the room; its
+// followers are joined again wherever it runs now. Lobby, events and simuls stay on
+// each node (docs/scaling.md says what sharing them would take).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "server/bus/cluster_bus.h"
+#include "server/bus/redis/bus_envelope.h"
+#include "server/bus/redis/lease_keeper.h"
+#include "server/bus/redis/redis_channels.h"
+
+namespace outpost::server::redis {
+
+class RedisBus final : public ClusterBus {
+public:
+    struct Options {
+        Endpoint where;
+        std::string node;
+        std::string prefix = "outpost:";
+        std::chrono::milliseconds lease{3000};         // renewed every third of it
+        std::chrono::milliseconds watch_every{250};    // the followers' check of their games' owners
+        std::chrono::milliseconds redis_timeout{500};  // the longest a caller waits for Redis
+    };
+    // Connects and subscribes to this node's channel; an unreachable Redis is an error.
+    static Result<std::unique_ptr<RedisBus>> open(Options options);
+    ~RedisBus() override;
+
+    void serve(Topic topic, BusHandler* owner) override;
+    Answer<Seat> join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) override;
+    void send(const Address& at, Subscriber& from, std::string_view text, Millis lag_ms = 0) override;
+    void leave(const Address& at, const Subscriber* who) override;
+
+    void attach_games(DropGame drop, LiveGames live) override;
+    std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) override;
+    std::string node_of(const std::string& game) override;
+    void hand_over() override;
+    void stop() override;
+    const std::string& node() const override { return options_.node; }
+
+    // For tests and metrics.
+    std::uint64_t refused_messages() const { return refused_.load(); }
+    std::size_t leases_held() const { return keeper_->size(); }
+
+private:
+    explicit RedisBus(Options options);
+    class Proxy;
+    // A connection of this node following an address.
+    struct Follow {
+        std::weak_ptr<Subscriber> who;
+        Address at;
+        std::string token;
+        std::optional<Account> account;
+        std::string client;
+        std::uint64_t conn = 0;
+        std::string owner;  // the node that runs its game as last known ("": to find)
+        Seat seat = Seat::SPECTATOR;
+        bool joining = false;  // being joined to this node's hub (route()): its seat comes
+    };
+    using FollowKey = std::pair<const Subscriber*, Address>;
+    // A connection of another node following a game run here.
+    struct Remote {
+        std::shared_ptr<Proxy> proxy;
+        Address at;
+        Seat seat = Seat::SPECTATOR;
+    };
+
+    std::string channel_of(const std::string& node) const { return options_.prefix + "node:" + node; }
+    // The node that runs a game now: this one when it holds the lease or nobody does
+    // (the hub then takes it); none when Redis cannot be reached.
+    std::optional<std::string> owner_of(const std::string& game);
+    // Joins a follow of a game where its game runs now; false when it must wait (the
+    // game is changing hands, Redis is away).
+    bool route(const FollowKey& key);
+    void post(const std::string& node, const Envelope& e);  // in order, never blocking
+    void publisher();
+    void watcher();
+    void poke();
+    void forget_node(const std::string& gone);  // nobody listens on its channel
+    void on_node_message(const std::string& payload);  // redis_bus_remote.cpp
+    void on_link(bool up);
+    void on_lease_lost(const std::string& game);
+    void release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers);
+    void remote_join(const Envelope& e);
+    void remote_message(const Envelope& e);
+    void remote_leave(const Envelope& e);
+    void deliver_out(const Envelope& e);
+    void moved(const Envelope& e);
+    BusHandler* handler(Topic t) const;
+
+    Options options_;
+    RedisClient lease_client_, lookup_client_, publish_client_;
+    LeaseTable leases_, lookups_;
+    std::unique_ptr<LeaseKeeper> keeper_;
+    DropGame drop_;
+    LiveGames live_;
+
+    mutable std::mutex mutex_;
+    // Held while a follow is joined to this node's hub again (route()): a message of that
+    // connection waits for its seat rather than overtaking the join (its first state
+    // may reach the client before on_join returns).
+    std::mutex joining_;
+    BusHandler* owners_[TopicCount] = {};
+    std::map<FollowKey, Follow> follows_;
+    std::unordered_map<std::uint64_t, FollowKey> by_conn_;
+    std::map<std::pair<std::string, std::uint64_t>, Remote> remote_;
+    std::uint64_t next_conn_ = 0;
+
+    std::mutex out_mutex_;
+    std::condition_variable out_wake_;
+    std::deque<std::pair<std::string, std::string>> out_;  // (channel, payload)
+    std::mutex watch_mutex_;
+    std::condition_variable watch_wake_;
+    bool stopping_ = false;
+    bool poked_ = false;  // the watcher looks now (a game moved), not at its next turn
+    std::atomic<bool> linked_before_{false};
+    std::atomic<std::uint64_t> refused_{0};
+    std::thread publisher_, watcher_;
+    std::unique_ptr<RedisSubscriber> subscriber_;  // last: its thread calls the above
+};
+
+}  // namespace outpost::server::redis

@@ -1,0 +1,128 @@
+// Outpost — the other nodes' messages on this node's channel (redis_bus.h): their
+// connections' joins, messages and leaves for the games run here, and the answers to
+// this node's connections from the games run there. Read as hostile (bus_envelope.h):
+// a message that does not read is refused and logged, and the node goes on.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/bus/redis/redis_bus.h"
+#include "server/bus/redis/redis_bus_proxy.h"
+#include "server/observe/log.h"
+
+namespace outpost::server::redis {
+
+void RedisBus::on_node_message(const std::string& payload) {
+    auto e = decode(payload);
+    if (!e) {
+        // Logged at first and then once in a thousand: a flood does not flood the log.
+        if (refused_.fetch_add(1) % 1000 == 0)
+            log_event(LogLevel::WARN, "bus: a message between nodes was refused",
+                      {{"error", e.error().message}, {"refused", std::int64_t(refused_.load())}});
+        return;
+    }
+    switch (e->kind) {
+    case Envelope::Kind::JOIN: return remote_join(*e);
+    case Envelope::Kind::MESSAGE: return remote_message(*e);
+    case Envelope::Kind::LEAVE: return remote_leave(*e);
+    case Envelope::Kind::OUT: return deliver_out(*e);
+    case Envelope::Kind::MOVED: return moved(*e);
+    }
+}
+
+void RedisBus::remote_join(const Envelope& e) {
+    BusHandler* h = handler(Topic::GAME);
+    auto at = Address::parse(e.address);
+    if (!h || !at) return;
+    const std::pair<std::string, std::uint64_t> key{e.node, e.conn};
+    std::shared_ptr<Proxy> old;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = remote_.find(key); it != remote_.end()) {
+            old = it->second.proxy;
+            remote_.erase(it);
+        }
+    }
+    if (old) h->on_leave(*at, old.get());  // joined again (its node lost Redis, or re-routed)
+    auto proxy = std::make_shared<Proxy>(*this, e.node, e.conn, e.account);
+    std::optional<Account> account;
+    if (e.account > 0) {
+        account.emplace();
+        account->id = e.account;
+        account->name = e.account_name;
+    }
+    auto seat = h->on_join(*at, proxy, Credentials{e.token, account ? &*account : nullptr, e.client});
+    if (seat) {
+        std::lock_guard lock(mutex_);
+        remote_[key] = Remote{proxy, *at, *seat};
+        return;
+    }
+    Envelope answer;
+    answer.conn = e.conn;
+    answer.address = e.address;
+    if (seat.error().code == "unavailable") {
+        answer.kind = Envelope::Kind::MOVED;  // not run here: its node finds who runs it
+    } else {
+        answer.kind = Envelope::Kind::OUT;
+        answer.text = error_json(seat.error());
+    }
+    post(e.node, answer);
+}
+
+void RedisBus::remote_message(const Envelope& e) {
+    BusHandler* h = handler(Topic::GAME);
+    if (!h) return;
+    std::optional<Remote> r;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = remote_.find({e.node, e.conn}); it != remote_.end()) r = it->second;
+    }
+    if (!r || r->at.text() != e.address) {
+        // Not joined here (the game left this node, or this node restarted): its node
+        // finds where the game runs and joins there.
+        Envelope answer;
+        answer.kind = Envelope::Kind::MOVED;
+        answer.conn = e.conn;
+        answer.address = e.address;
+        return post(e.node, answer);
+    }
+    auto message = read_client_message(e.text);
+    if (!message) return r->proxy->deliver(std::make_shared<const std::string>(error_json(message.error())));
+    h->on_message(ClientIn{r->at, *r->proxy, r->seat, e.text, &*message, e.lag_ms});
+}
+
+void RedisBus::remote_leave(const Envelope& e) {
+    BusHandler* h = handler(Topic::GAME);
+    std::optional<Remote> r;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = remote_.find({e.node, e.conn}); it != remote_.end()) {
+            r = std::move(it->second);
+            remote_.erase(it);
+        }
+    }
+    if (h && r) h->on_leave(r->at, r->proxy.get());
+}
+
+void RedisBus::deliver_out(const Envelope& e) {
+    std::shared_ptr<Subscriber> who;
+    {
+        std::lock_guard lock(mutex_);
+        auto c = by_conn_.find(e.conn);
+        if (c == by_conn_.end()) return;  // left meanwhile
+        auto it = follows_.find(c->second);
+        if (it != follows_.end()) who = it->second.who.lock();
+    }
+    if (who) who->deliver(std::make_shared<const std::string>(e.text));
+}
+
+void RedisBus::moved(const Envelope& e) {
+    {
+        std::lock_guard lock(mutex_);
+        auto c = by_conn_.find(e.conn);
+        if (c == by_conn_.end()) return;
+        auto it = follows_.find(c->second);
+        if (it == follows_.end() || it->second.at.text() != e.address || it->second.owner == node()) return;
+        it->second.owner.clear();
+    }
+    poke();
+}
+
+}  // namespace outpost::server::redis
