@@ -543,18 +543,13 @@ int run_server(const ServerConfig& config) {
         }
         metrics_port = *bound;
     }
-    // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
-    asio::steady_timer lobby_timer(ioc);
-    std::function<void()> lobby_pulse = [&] {
-        lobby_timer.expires_after(500ms);
-        lobby_timer.async_wait([&](beast::error_code e) {
-            if (e) return;
-            lobby.tick();
-            simuls.tick();
-            lobby_pulse();
-        });
-    };
-    lobby_pulse();
+    // The lobby's and simuls' pulse: quick pairing as ranges widen, the changes sent
+    // out, the simuls' writes; on the domains thread, never here (edge/domain_pulse.h).
+    auto pulse = std::make_shared<DomainPulse>(ioc, domains, 500ms, [&lobby, &simuls] {
+        lobby.tick();
+        simuls.tick();
+    });
+    pulse->start();
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     stop_on_signals(ioc, signals, acceptor, sockets, std::chrono::milliseconds(2500));
     asio::signal_set hangup(ioc, SIGHUP);
