@@ -209,6 +209,9 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
             r = dispatch(shared, request);
         }
         auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head, tls);
+        // The read's 60 s ran from before the request: an answer that took longer (a big
+        // round paired on a loaded machine) would find it spent and never be written.
+        beast::get_lowest_layer(stream).expires_after(60s);
         co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
         metrics().http_requests.inc();
         log_access("http", request_id, ip, sv(req.method_string()), sv(req.target()), r.status, started);
@@ -432,6 +435,11 @@ int run_server(const ServerConfig& config) {
         return 1;
     }
     events_hook = events->get();
+    // Issue 25: rounds are paired on a thread of their own at the process's priority
+    // (made here, so not at the request pool's nice +5: an unprivileged thread cannot
+    // raise its priority back); one at a time, a few waiting.
+    WorkPool pairing(1, 8);
+    (*events)->run_pairing_on([&pairing](std::function<void()> job) { return pairing.try_post(std::move(job)); });
     WorkPool feed(1, 0);
     live_feed = &feed;
     struct FeedOff {  // the hub reports directly again once the feed is gone
