@@ -323,6 +323,11 @@ public:
         return sqlite_ratings::history(c, account, limit);
     }
 
+    Result<std::vector<std::int64_t>> rated_games_between(std::int64_t a, std::int64_t b, std::int64_t since_ms) override {
+        auto lease = reads_.take();
+        return sqlite_ratings::between(*lease, a, b, since_ms);
+    }
+
     std::int64_t log_bytes() const override {
         std::error_code ec;
         const auto n = std::filesystem::file_size(path_ + "-wal", ec);
