@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 #include <sqlite3.h>
 
 #include "club/dutch.h"
@@ -892,4 +893,49 @@ TEST_F(EventsP20, AChosenGameIdIsOneGameAndNeverAnothersSeats_P20) {
     EXPECT_FALSE(hub->create_event_game("3+2", true, players[0], players[1], std::string(65, 'a')));
     EXPECT_EQ(count("SELECT COUNT(*) FROM games"), 2);
     EXPECT_EQ(json::parse(hub->state_json(lobby->id).value())["game"]["players"]["white"]["name"], "Player5");
+}
+
+// Issue 25, item 2: `outpost serve` pairs a round on a thread of its own (at the
+// process's priority, not the request pool's nice +5): the pairing runs there while the
+// request waits, and gives the round it would give inline. A pairing thread that cannot
+// take the job refuses the start (503, busy) and leaves the event free to start later.
+TEST_F(EventsP20, Issue25ARoundIsPairedOnThePairingThreadAndABusyOneRefusesTheStart) {
+    const auto id = create({{"name", "Paired aside"}, {"system", "swiss"}, {"rounds", 3}, {"time_control", "15+10"},
+                            {"mode", "otb"}});
+    for (std::size_t i = 0; i < 6; ++i) ASSERT_EQ(call("POST", path(id, "join"), json::object(), &players[i]).status, 200);
+
+    bool take = false;
+    int refused = 0;
+    std::vector<std::thread::id> pairing_threads;
+    std::vector<std::thread> threads;
+    events->run_pairing_on([&](std::function<void()> job) {
+        if (!take) return ++refused, false;
+        threads.emplace_back([&pairing_threads, job = std::move(job)] {
+            pairing_threads.push_back(std::this_thread::get_id());
+            job();
+        });
+        return true;
+    });
+    HttpResponse busy = call("POST", path(id, "rounds"), json::object(), &organiser);
+    EXPECT_EQ(busy.status, 503) << busy.body;
+    EXPECT_EQ(code(busy), "rate_limited");
+    EXPECT_EQ(refused, 1);
+    EXPECT_EQ(get(id)["current_round"], 0);
+
+    take = true;
+    json e = start(id);
+    for (auto& t : threads) t.join();
+    ASSERT_EQ(pairing_threads.size(), 1u) << "the round was not paired on the pairing thread";
+    EXPECT_NE(pairing_threads[0], std::this_thread::get_id());
+    EXPECT_EQ(e["current_round"], 1);
+    ASSERT_EQ(e["pairings"].size(), 1u);
+    // The Dutch system's round 1 (C.04.3): the top half against the bottom half.
+    const json& boards = e["pairings"][0]["boards"];
+    ASSERT_EQ(boards.size(), 3u);
+    std::set<std::pair<int, int>> got;
+    for (const json& b : boards) {
+        const int w = b["white"]["rank"], k = b["black"]["rank"];
+        got.insert({std::min(w, k), std::max(w, k)});
+    }
+    EXPECT_EQ(got, (std::set<std::pair<int, int>>{{1, 4}, {2, 5}, {3, 6}}));
 }

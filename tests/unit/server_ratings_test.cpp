@@ -319,3 +319,30 @@ TEST_F(RatingsFixture, Issue25RepeatedPairIsRatedThreeTimesADay) {
     farm(bob, alice);
     EXPECT_EQ(rating(2, "blitz")->games, 4);
 }
+
+// Issue 25 (rating farming): the pair's count is read from the stored ratings' history,
+// so a restart between the games does not start it over.
+TEST_F(RatingsFixture, Issue25RepeatedPairCountSurvivesARestart) {
+    auto farm = [&](const Account& winner, const Account& loser) {
+        Game g = start({{"time_control", "5+3"}, {"casual", false}}, &winner, &loser);
+        open_with(g, {"e2e4", "e7e5", "g1f3", "b8c6"});
+        send(g, BLACK, {{"t", "resign"}});
+        now += 60'000;
+        return g;
+    };
+    farm(alice, bob);
+    farm(bob, alice);
+    restart();
+    farm(alice, bob);  // the third of the day: rated
+    EXPECT_EQ(rating(1, "blitz")->games, 3);
+    restart();
+    for (int i = 0; i < 3; ++i) farm(alice, bob);  // past the three: nothing changes
+    EXPECT_EQ(rating(1, "blitz")->games, 3);
+    EXPECT_EQ(rating(2, "blitz")->games, 3);
+    EXPECT_EQ(storage->rating_history(1, 100)->size(), 3u);
+    // A day after the first, the pair is rated again (after a restart too).
+    now += 24 * 3'600'000LL - 5 * 60'000;
+    restart();
+    farm(bob, alice);
+    EXPECT_EQ(rating(2, "blitz")->games, 4);
+}

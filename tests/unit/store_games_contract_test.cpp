@@ -304,6 +304,41 @@ TEST_P(RatingStoreContract, TheHistoryIsOldestFirstAndLimited) {
     EXPECT_EQ((*history)[1].game_id, "g2");
 }
 
+// Issue 25 (rating farming): the rated games between two accounts that changed their
+// ratings, from a time on, whichever colour each had; another opponent's and a game
+// rated by neither (a casual one, or one the discount left unrated) do not count.
+TEST_P(RatingStoreContract, Issue25TheRatedGamesBetweenTwoAccountsSinceATime) {
+    auto games = std::move(GetParam().games(where).value());
+    auto finished = [&](const std::string& id, std::int64_t white, std::int64_t black, std::int64_t at, bool rated) {
+        StoredGame g = contract_game(id, at - 500);
+        g.white_account = white;
+        g.black_account = black;
+        g.status = "resign";
+        g.result = "1-0";
+        g.updated_ms = at;
+        if (rated) {
+            g.rating = contract_rating(1510, 1490);
+            g.rating->side[0].account = white;
+            g.rating->side[1].account = black;
+        }
+        ASSERT_TRUE(games->write(GameWrite{GameWrite::INSERT_GAME, g, {}, 0}).ok()) << id;
+    };
+    finished("old", 1, 2, 1'000, true);        // before `since`
+    finished("first", 2, 1, 5'000, true);      // 1 black: counted for the pair either way
+    finished("other", 1, 3, 6'000, true);      // another opponent
+    finished("unrated", 1, 2, 6'500, false);   // no rating changed
+    finished("second", 1, 2, 7'000, true);
+    for (auto [a, b] : {std::pair<std::int64_t, std::int64_t>{1, 2}, {2, 1}}) {
+        auto got = games->rated_games_between(a, b, 5'000);
+        ASSERT_TRUE(got.ok()) << got.error().message;
+        EXPECT_EQ(*got, (std::vector<std::int64_t>{5'000, 7'000})) << a << " against " << b;
+    }
+    EXPECT_EQ(games->rated_games_between(1, 2, 0).value().size(), 3u);
+    EXPECT_EQ(games->rated_games_between(1, 3, 0).value(), (std::vector<std::int64_t>{6'000}));
+    EXPECT_TRUE(games->rated_games_between(2, 3, 0).value().empty());
+    EXPECT_TRUE(games->rated_games_between(1, 2, 7'001).value().empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, GameStoreContract, ::testing::ValuesIn(store_backends()), backend_name);
 INSTANTIATE_TEST_SUITE_P(Backends, RatingStoreContract, ::testing::ValuesIn(store_backends()), backend_name);
 

@@ -105,4 +105,23 @@ std::optional<std::string> session_token_from_cookies(std::string_view header) {
     return std::nullopt;
 }
 
+Result<Account> SignInCheck::check(const std::optional<std::pair<Account, std::string>>& found,
+                                   std::string_view password) {
+    if (!found) {
+        (void)verify_password(dummy_hash(), password);
+        return make_error("wrong username or password");
+    }
+    if (!verify_password(found->second, password)) return make_error("wrong username or password");
+    if (found->first.disabled) return make_error("account disabled");
+    return found->first;
+}
+
+const std::string& SignInCheck::dummy_hash() {
+    std::call_once(dummy_once_, [this] {
+        auto h = hash_password("not a password of anyone", cost_);
+        dummy_ = h ? *h : std::string();
+    });
+    return dummy_;
+}
+
 }  // namespace outpost::server

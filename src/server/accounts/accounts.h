@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,23 @@ Result<bool> check_password(std::string_view password, std::string_view name);
 // takes any hash that crypto_pwhash_str wrote, whatever its cost.
 Result<std::string> hash_password(std::string_view password, const PasswordCost& cost);
 bool verify_password(const std::string& hash, std::string_view password);
+
+// The sign-in rule of every account store (AccountStore::authenticate; SQLite and
+// PostgreSQL alike): `found` is the account a name has, with its password hash (none:
+// no such name). An unknown name is "wrong username or password" after as long as a
+// wrong password takes (a hash of the same cost is checked), so the time does not tell
+// which names exist; "account disabled" only after the right password.
+class SignInCheck {
+public:
+    explicit SignInCheck(PasswordCost cost) : cost_(cost) {}
+    Result<Account> check(const std::optional<std::pair<Account, std::string>>& found, std::string_view password);
+
+private:
+    const std::string& dummy_hash();
+    PasswordCost cost_;
+    std::once_flag dummy_once_;
+    std::string dummy_;
+};
 
 // Sessions last this long after their last use (sliding), and an account keeps at most
 // MaxSessionsPerAccount (signing in once more ends the oldest).

@@ -98,6 +98,9 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
             r = dispatch(shared, request);
         }
         auto res = to_beast(r, req.version(), req.keep_alive(), req.method() == http::verb::head, tls, shared.edge->node);
+        // The read's 60 s ran from before the request: an answer that took longer (a big
+        // round paired on a loaded machine) would find it spent and never be written.
+        beast::get_lowest_layer(stream).expires_after(60s);
         co_await http::async_write(stream, res, asio::redirect_error(use_awaitable, ec));
         metrics().http_requests.inc();
         log_access("http", request_id, ip, sv(req.method_string()), sv(req.target()), r.status, started);
@@ -347,6 +350,11 @@ int run_server(const ServerConfig& config) {
         return 1;
     }
     events_hook = events->get();
+    // Issue 25: rounds are paired on a thread of their own at the process's priority
+    // (made here, so not at the request pool's nice +5: an unprivileged thread cannot
+    // raise its priority back); one at a time, a few waiting.
+    WorkPool pairing(1, 8);
+    (*events)->run_pairing_on([&pairing](std::function<void()> job) { return pairing.try_post(std::move(job)); });
     WorkPool feed(1, 0);
     live_feed = &feed;
     struct FeedOff {  // the hub reports directly again once the feed is gone
@@ -462,18 +470,13 @@ int run_server(const ServerConfig& config) {
         }
         metrics_port = *bound;
     }
-    // The lobby's pulse: quick pairing as ranges widen, and its changes sent out.
-    asio::steady_timer lobby_timer(ioc);
-    std::function<void()> lobby_pulse = [&] {
-        lobby_timer.expires_after(500ms);
-        lobby_timer.async_wait([&](beast::error_code e) {
-            if (e) return;
-            lobby.tick();
-            simuls.tick();
-            lobby_pulse();
-        });
-    };
-    lobby_pulse();
+    // The lobby's and simuls' pulse: quick pairing as ranges widen, the changes sent
+    // out, the simuls' writes; on the domains thread, never here (edge/domain_pulse.h).
+    auto pulse = std::make_shared<DomainPulse>(ioc, domains, 500ms, [&lobby, &simuls] {
+        lobby.tick();
+        simuls.tick();
+    });
+    pulse->start();
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     stop_on_signals(ioc, signals, acceptor, sockets, std::chrono::milliseconds(2500));
     // Issue 26: on SIGTERM the games go to the other nodes at once (no wait for leases to expire).

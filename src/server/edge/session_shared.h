@@ -45,6 +45,7 @@
 #include "server/common/random.h"
 #include "server/play/robot.h"
 #include "server/edge/account_sockets.h"
+#include "server/edge/domain_pulse.h"
 #include "server/edge/game_timers.h"
 #include "server/edge/access_log.h"
 #include "server/edge/graceful_stop.h"

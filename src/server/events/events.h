@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -124,6 +125,12 @@ public:
     // SPEC D9, the admin page (events_admin.cpp): no round starts and nobody enters any
     // more; the games being played go on. Answers the status before and after.
     Answer<std::pair<std::string, std::string>> close(std::int64_t id);
+    // Issue 25: where a round is paired. By default on the caller's thread; `outpost
+    // serve` gives a thread of its own at the process's priority (the request pool runs
+    // at nice +5, where on a loaded machine a seconds-long pairing starved and its
+    // request went unanswered). `run` runs the job it is given on some thread and
+    // returns false when it cannot take it now (the start is then refused, busy).
+    void run_pairing_on(std::function<bool(std::function<void()>)> run) { run_pairing_ = std::move(run); }
 
 private:
     EventService(EventStore* store, Hub& hub, std::function<std::int64_t()> wall_ms,
@@ -149,6 +156,7 @@ private:
     // paired on `next`, a copy of the event, outside the lock (its games to make).
     static std::optional<ProtocolError> cannot_start(const Event& e);
     Answer<bool> pair_next_round(Event& next, std::vector<GameToMake>& games);
+    Answer<bool> pair_on_its_thread(Event& next, std::vector<GameToMake>& games);
     Answer<Event*> find(std::int64_t id);
     std::string to_json(const Event& e, const Account* viewer) const;
 
@@ -161,6 +169,7 @@ private:
     std::map<std::string, std::pair<std::int64_t, std::pair<int, int>>> by_game_;  // game -> event, (round, board)
     std::set<std::int64_t> starting_;  // events whose round is being started (games being made)
     std::mt19937 lots_{std::random_device{}()};  // the drawing of lots, not a secret
+    std::function<bool(std::function<void()>)> run_pairing_;
 };
 
 }  // namespace outpost::server

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <future>
+#include <memory>
 
 #include "club/dutch.h"
 #include "club/glicko2.h"
@@ -223,7 +225,7 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
         }
     } started{*this, id};
     std::vector<GameToMake> games;
-    auto paired = pair_next_round(next, games);
+    auto paired = pair_on_its_thread(next, games);
     if (!paired) return paired.error();
     const int round = next.current_round;
     {
@@ -252,6 +254,16 @@ Answer<std::string> EventService::start_round(std::int64_t id, const Account& a)
     auto found = find(id);
     if (!found) return found.error();
     return to_json(**found, &a);
+}
+
+// On the pairing thread when serve gave one (run_pairing_on), this thread waiting for it.
+Answer<bool> EventService::pair_on_its_thread(Event& next, std::vector<GameToMake>& games) {
+    if (!run_pairing_) return pair_next_round(next, games);
+    auto task = std::make_shared<std::packaged_task<Answer<bool>()>>([&] { return pair_next_round(next, games); });
+    std::future<Answer<bool>> done = task->get_future();
+    if (!run_pairing_([task] { (*task)(); }))
+        return ProtocolError{"rate_limited", "other rounds are being paired; try again in a few seconds", 503};
+    return done.get();  // an exception of the pairing comes here (the route answers 500)
 }
 
 std::optional<ProtocolError> EventService::cannot_start(const Event& e) {

@@ -120,7 +120,8 @@ struct HubEnv {
     int draw_offer_interval_plies = 20;     // a side offers a draw at most once per this many plies
     // Issue 25 (rating farming): of the rated games between the same two accounts that
     // end within 24 hours, only this many change ratings; later ones are played as
-    // made (rated) but change nothing (0: no limit). Counted since the hub started.
+    // made (rated) but change nothing (0: no limit). Counted from the stored ratings'
+    // history (RatingStore::rated_games_between), so a restart does not reset it.
     int max_rated_games_per_pair_per_day = 3;
     // Writes go through a writer thread with group commit; tests may write inline.
     bool inline_writes = false;

@@ -45,7 +45,15 @@ bool Hub::pair_rated_too_often(std::int64_t a, std::int64_t b) {
     if (rated_pairs_.size() > 4096)  // pairs with nothing in the last day are forgotten
         std::erase_if(rated_pairs_, [&](const auto& e) { return e.second.empty() || e.second.back() <= since; });
     auto it = rated_pairs_.find(std::minmax(a, b));
-    if (it == rated_pairs_.end()) return false;
+    if (it == rated_pairs_.end()) {
+        // A pair first seen since the start: its rated games of the last day as stored
+        // (a restart forgets nothing); from then on the hub adds those it rates itself.
+        std::vector<std::int64_t> stored;
+        if (auto got = storage_->rated_games_between(a, b, since + 1)) stored = std::move(*got);
+        else log_event(LogLevel::WARN, "the rated games of a pair could not be read: counted from now on",
+                       {{"error", got.error().message}});
+        it = rated_pairs_.emplace(std::minmax(a, b), std::move(stored)).first;
+    }
     std::erase_if(it->second, [&](std::int64_t at) { return at <= since; });
     return int(it->second.size()) >= cap;
 }

@@ -38,6 +38,13 @@ public:
     virtual Result<std::vector<StoredRating>> ratings_of(std::int64_t account) = 0;
     // Its rating history, oldest first, the last `limit` points.
     virtual Result<std::vector<RatingPoint>> rating_history(std::int64_t account, int limit) = 0;
+    // Issue 25 (rating farming): when the rated games between accounts `a` and `b` (either
+    // colour) that changed their ratings ended, from `since_ms` on (wall ms), oldest first.
+    // Both stores answer it (the contract tests); a store that keeps no ratings (a test's
+    // fake) says so, and the hub then counts only the games it rated itself.
+    virtual Result<std::vector<std::int64_t>> rated_games_between(std::int64_t, std::int64_t, std::int64_t) {
+        return make_error("this store keeps no ratings");
+    }
 };
 
 }  // namespace outpost::server

@@ -239,6 +239,11 @@ public:
         return pg_ratings::history(reader_, account, limit);
     }
 
+    Result<std::vector<std::int64_t>> rated_games_between(std::int64_t a, std::int64_t b, std::int64_t since_ms) override {
+        std::lock_guard lock(reader_.mutex);
+        return pg_ratings::between(reader_, a, b, since_ms);
+    }
+
 private:
     enum class Row : std::uint8_t { INSERT, UPDATE, MOVE };
     Result<bool> write_row(const StoredGame& g, Row kind) {

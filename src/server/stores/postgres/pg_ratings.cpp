@@ -79,4 +79,15 @@ Result<std::vector<RatingPoint>> history(pg::Connection& c, std::int64_t account
     return out;
 }
 
+Result<std::vector<std::int64_t>> between(pg::Connection& c, std::int64_t a, std::int64_t b, std::int64_t since_ms) {
+    static const char* const Sql =
+        "SELECT x.at_ms FROM rating_history x JOIN rating_history y ON y.game_id=x.game_id AND y.account_id=$2 AND "
+        "y.color<>x.color WHERE x.account_id=$1 AND x.at_ms>=$3 ORDER BY x.at_ms";
+    auto rows = c.run(Sql, pg::Params()(a)(b)(since_ms));
+    if (!rows) return rows.error();
+    std::vector<std::int64_t> out;
+    for (int i = 0; i < rows->size(); ++i) out.push_back(rows->integer(i, 0));
+    return out;
+}
+
 }  // namespace outpost::server::pg_ratings

@@ -21,5 +21,7 @@ Result<std::optional<GameRating>> of_game(pg::Connection& c, const std::string& 
 Result<std::vector<StoredRating>> of_account(pg::Connection& c, std::int64_t account);
 // Oldest first, the last `limit` points.
 Result<std::vector<RatingPoint>> history(pg::Connection& c, std::int64_t account, int limit);
+// RatingStore::rated_games_between.
+Result<std::vector<std::int64_t>> between(pg::Connection& c, std::int64_t a, std::int64_t b, std::int64_t since_ms);
 
 }  // namespace outpost::server::pg_ratings

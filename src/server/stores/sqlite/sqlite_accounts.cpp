@@ -81,15 +81,7 @@ public:
             if (!row) return row.error();
             found = std::move(*row);
         }
-        if (!found) {
-            // As long as a wrong password takes: the answer's time does not tell
-            // which names exist.
-            (void)verify_password(dummy_hash(), password);
-            return make_error("wrong username or password");
-        }
-        if (!verify_password(found->second, password)) return make_error("wrong username or password");
-        if (found->first.disabled) return make_error("account disabled");
-        return found->first;
+        return sign_in_.check(found, password);  // the one rule of every store (accounts.h)
     }
 
     Result<std::string> start_session(std::int64_t account_id, std::int64_t now_ms) override {
@@ -229,18 +221,10 @@ private:
         });
     }
 
-    const std::string& dummy_hash() {
-        std::call_once(dummy_once_, [this] {
-            auto h = hash_password("not a password of anyone", cost_);
-            dummy_ = h ? *h : std::string();
-        });
-        return dummy_;
-    }
 
     PasswordCost cost_;
     Connection c_;
-    std::once_flag dummy_once_;
-    std::string dummy_;
+    SignInCheck sign_in_{cost_};
 };
 
 }  // namespace

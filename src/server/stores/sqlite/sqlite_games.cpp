@@ -148,11 +148,10 @@ public:
         }
         if (path_ == ":memory:") {
             in_memory_ = true;
+            reads_.lend(writer_);
             return true;
         }
-        auto rd = open_connection(path_, SQLITE_OPEN_READONLY);
-        if (!rd) return rd.error();
-        reader_.db = *rd;
+        if (auto r = reads_.open(path_, ReadPool::for_machine()); !r) return r;
         checkpointer_ = std::thread(&SqliteStorage::checkpoint_loop, this);
         return true;
     }
@@ -191,8 +190,8 @@ public:
         if (!fence) return fence.error();
         games->front().fence = *fence;
         if (games->front().status != "ongoing") {  // P23: what the game did to the ratings
-            std::lock_guard lock(reads().mutex);
-            auto rating = sqlite_ratings::of_game(reads(), id);
+            auto lease = reads_.take();
+            auto rating = sqlite_ratings::of_game(*lease, id);
             if (!rating) return rating.error();
             games->front().rating = std::move(*rating);
         }
@@ -209,8 +208,8 @@ public:
             "SELECT id FROM games WHERE status<>'ongoing' AND result<>'*' AND variant='standard' "
             "ORDER BY updated_ms, id";
         std::vector<std::string> out;
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         Statement s(c.cached(Sql));
         if (!s.ok()) return db_error(c.db, "read finished games");
         int rc;
@@ -224,8 +223,8 @@ public:
                                        ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "
                                        "WHERE white_token=?1 OR black_token=?1 ORDER BY updated_ms DESC LIMIT 20";
         std::vector<StoredSummary> out;
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         for (const std::string& t : tokens) {
             if (int(out.size()) >= limit) break;
             if (t.empty()) continue;  // a robot's seat has no token; "" finds nothing
@@ -249,8 +248,8 @@ public:
                                        ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "
                                        "WHERE white_account=?1 OR black_account=?1 ORDER BY updated_ms DESC LIMIT ?2";
         std::vector<StoredSummary> out;
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         Statement s(c.cached(Sql.c_str()));
         if (!s.ok()) return db_error(c.db, "read games");
         s.bind(1, account_id).bind(2, std::int64_t(limit));
@@ -277,8 +276,8 @@ public:
 
     Result<std::optional<StoredAnalysis>> load_analysis(const std::string& game_id) override {
         static const char* const Sql = "SELECT settings, json, created_ms FROM analyses WHERE game_id=?1";
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         Statement s(c.cached(Sql));
         if (!s.ok()) return db_error(c.db, "read analysis");
         s.bind(1, game_id);
@@ -304,8 +303,8 @@ public:
 
     Result<std::int64_t> arbiter_resume_at(const std::string& id) override {
         static const char* const Sql = "SELECT arbiter_resume_ms FROM games WHERE id=?1";
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         Statement s(c.cached(Sql));
         if (!s.ok()) return db_error(c.db, "read the resumption time");
         s.bind(1, id);
@@ -316,15 +315,20 @@ public:
     }
 
     Result<std::vector<StoredRating>> ratings_of(std::int64_t account) override {
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         return sqlite_ratings::of_account(c, account);
     }
 
     Result<std::vector<RatingPoint>> rating_history(std::int64_t account, int limit) override {
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         return sqlite_ratings::history(c, account, limit);
+    }
+
+    Result<std::vector<std::int64_t>> rated_games_between(std::int64_t a, std::int64_t b, std::int64_t since_ms) override {
+        auto lease = reads_.take();
+        return sqlite_ratings::between(*lease, a, b, since_ms);
     }
 
     std::int64_t log_bytes() const override {
@@ -334,7 +338,6 @@ public:
     }
 
 private:
-    Connection& reads() { return in_memory_ ? writer_ : reader_; }
 
     // INSERT a new row, UPDATE every column that can change, or after a move that did
     // not end the game only what a move changes (MOVE): fewer bytes, and the status
@@ -449,8 +452,8 @@ private:
     Result<std::vector<StoredGame>> read_games(const char* sql, const std::vector<std::string>& params, bool with_moves) {
         static const char* const MovesSql =
             "SELECT ply, uci, white_ms, black_ms, at_ms, clock_ms FROM moves WHERE game_id=?1 ORDER BY ply";
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         std::vector<StoredGame> out;
         {
             Statement s(c.cached(sql));
@@ -524,7 +527,8 @@ private:
     int wal_restart_frames_ = WalRestartBytes / 4096;
     std::atomic<int> wal_frames_{0};  // frames in the WAL after the writer's last commit (wal hook)
     std::atomic<long> commits_{0};    // commits so far (wal hook)
-    Connection writer_, reader_;
+    Connection writer_;
+    ReadPool reads_;  // issue 25: several readers (the writer's connection in memory)
     std::thread checkpointer_;
     std::mutex stop_mutex_;
     std::condition_variable stop_cv_;

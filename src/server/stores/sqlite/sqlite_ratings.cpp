@@ -84,4 +84,18 @@ Result<std::vector<RatingPoint>> history(Connection& c, std::int64_t account, in
     return out;
 }
 
+// A game's two rows of rating_history: one of `a` since then (the index on account_id,
+// at_ms), the other of `b` (the key's game_id).
+Result<std::vector<std::int64_t>> between(Connection& c, std::int64_t a, std::int64_t b, std::int64_t since_ms) {
+    Statement s(c.cached("SELECT x.at_ms FROM rating_history x JOIN rating_history y ON y.game_id=x.game_id AND "
+                         "y.account_id=?2 AND y.color<>x.color WHERE x.account_id=?1 AND x.at_ms>=?3 ORDER BY x.at_ms"));
+    if (!s.ok()) return db_error(c.db, "read ratings");
+    s.bind(1, a).bind(2, b).bind(3, since_ms);
+    std::vector<std::int64_t> out;
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) out.push_back(s.integer(0));
+    if (rc != SQLITE_DONE) return db_error(c.db, "read the rated games of two accounts");
+    return out;
+}
+
 }  // namespace outpost::server::sqlite_ratings
