@@ -201,7 +201,7 @@ int run_server(const ServerConfig& config) {
         return 1;
     }
     // P21: the accounts and sessions, in the same database file as the games.
-    auto accounts = config.stores.accounts ? config.stores.accounts() : AccountStore::open(config.db, config.password_cost);
+    auto accounts = config.stores.accounts ? config.stores.accounts() : AccountStore::open(config.db, config.password_cost, config.sync_full);
     if (!accounts) {
         log_event(LogLevel::ERROR, "outpost serve: " + accounts.error().message);
         return 1;
@@ -209,7 +209,7 @@ int run_server(const ServerConfig& config) {
     const StaticFiles files = StaticFiles::load(config.web_dir);
 
     // SPEC D9: the admin page's audit log, reports and arbiters' decisions.
-    auto admin_store = config.stores.admin ? config.stores.admin() : AdminStore::open(config.db);
+    auto admin_store = config.stores.admin ? config.stores.admin() : AdminStore::open(config.db, config.sync_full);
     if (!admin_store) {
         std::cerr << "outpost serve: " << admin_store.error().message << "\n";
         return 1;
@@ -293,7 +293,7 @@ int run_server(const ServerConfig& config) {
     Lobby lobby(lobby_env);
     std::atomic<EventService*> events_hook{nullptr};  // issue 13: results of event games
     // P18: simuls, in the same database; their boards' results come from the hub.
-    auto simul_store = config.stores.simuls ? config.stores.simuls() : SimulStore::open(config.db);
+    auto simul_store = config.stores.simuls ? config.stores.simuls() : SimulStore::open(config.db, config.sync_full);
     if (!simul_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + simul_store.error().message);
         return 1;
@@ -339,7 +339,7 @@ int run_server(const ServerConfig& config) {
     if (cluster)
         cluster->attach_games([h = hub.get()](const std::string& id) { return h->drop_game(id); },
                               [h = hub.get()] { return h->live_game_ids(); });
-    auto event_store = config.stores.events ? config.stores.events() : EventStore::open(config.db);
+    auto event_store = config.stores.events ? config.stores.events() : EventStore::open(config.db, config.sync_full);
     if (!event_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + event_store.error().message);
         return 1;
@@ -409,7 +409,7 @@ int run_server(const ServerConfig& config) {
     };
     AdminService admin(admin_env, *admin_store->get(), *accounts->get(), *hub, events->get(), &simuls);
     // Issue 29: puzzles, in the same database; a new server loads the starter set.
-    auto puzzle_store = config.stores.puzzles ? config.stores.puzzles() : PuzzleStore::open(config.db);
+    auto puzzle_store = config.stores.puzzles ? config.stores.puzzles() : PuzzleStore::open(config.db, config.sync_full);
     if (!puzzle_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + puzzle_store.error().message);
         return 1;

@@ -38,8 +38,10 @@ class AccountStore {
 public:
     // Opens (creating if needed) the accounts tables of the SQLite database at path
     // (the same file as the games; ":memory:" for tests).
+    // `sync_full`: as Storage::open's.
     static Result<std::unique_ptr<AccountStore>> open(const std::string& path,
-                                                      PasswordCost cost = PasswordCost::interactive());
+                                                      PasswordCost cost = PasswordCost::interactive(),
+                                                      bool sync_full = false);
     virtual ~AccountStore() = default;
 
     // A new account; errors: a bad username or password, a name that is taken.

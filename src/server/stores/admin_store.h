@@ -44,7 +44,7 @@ class AdminStore {
 public:
     // Opens (creating if needed) the admin tables of the SQLite database at path (the
     // same file as the games; ":memory:" for tests).
-    static Result<std::unique_ptr<AdminStore>> open(const std::string& path);
+    static Result<std::unique_ptr<AdminStore>> open(const std::string& path, bool sync_full = false);
     virtual ~AdminStore() = default;
 
     // The audit log: appended to, never changed. Returns the entry's id.

@@ -63,7 +63,7 @@ class EventStore {
 public:
     // Opens (creating if needed) the events tables of the SQLite database at path (the
     // same file as the games; ":memory:" for tests).
-    static Result<std::unique_ptr<EventStore>> open(const std::string& path);
+    static Result<std::unique_ptr<EventStore>> open(const std::string& path, bool sync_full = false);
     virtual ~EventStore() = default;
 
     // Every event, by id, with its players and boards.

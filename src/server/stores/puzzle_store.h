@@ -84,7 +84,7 @@ class PuzzleStore {
 public:
     // Opens (creating if needed) the puzzle tables of the SQLite database at path (the
     // same file as the games; ":memory:" for tests).
-    static Result<std::unique_ptr<PuzzleStore>> open(const std::string& path);
+    static Result<std::unique_ptr<PuzzleStore>> open(const std::string& path, bool sync_full = false);
     virtual ~PuzzleStore() = default;
 
     // Adds puzzles in one transaction; one whose id or position_key is stored already

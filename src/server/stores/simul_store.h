@@ -17,7 +17,7 @@ namespace outpost::server {
 // of its games too, as the games' own rows keep theirs).
 class SimulStore {
 public:
-    static Result<std::unique_ptr<SimulStore>> open(const std::string& path);  // SQLite; ":memory:" for tests
+    static Result<std::unique_ptr<SimulStore>> open(const std::string& path, bool sync_full = false);  // SQLite; ":memory:" for tests
     virtual ~SimulStore() = default;
     virtual Result<bool> save(const std::string& id, std::int64_t host_account, const std::string& status,
                               std::int64_t updated_ms, const std::string& body) = 0;

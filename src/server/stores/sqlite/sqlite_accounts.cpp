@@ -36,8 +36,8 @@ class SqliteAccountStore final : public AccountStore {
 public:
     explicit SqliteAccountStore(PasswordCost cost) : cost_(cost) {}
 
-    Result<bool> open(const std::string& path) {
-        return c_.open_store(path);
+    Result<bool> open(const std::string& path, bool sync_full) {
+        return c_.open_store(path, sync_full);
     }
 
     Result<Account> create(std::string_view name, std::string_view password, bool admin, std::int64_t now_ms) override {
@@ -229,9 +229,9 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<AccountStore>> AccountStore::open(const std::string& path, PasswordCost cost) {
+Result<std::unique_ptr<AccountStore>> AccountStore::open(const std::string& path, PasswordCost cost, bool sync_full) {
     auto store = std::make_unique<SqliteAccountStore>(cost);
-    if (auto r = store->open(path); !r) return r.error();
+    if (auto r = store->open(path, sync_full); !r) return r.error();
     return std::unique_ptr<AccountStore>(std::move(store));
 }
 

@@ -30,7 +30,7 @@ PlayerReport read_report(const Statement& s) {
 
 class SqliteAdminStore final : public AdminStore {
 public:
-    Result<bool> open(const std::string& path) { return c_.open_store(path); }
+    Result<bool> open(const std::string& path, bool sync_full) { return c_.open_store(path, sync_full); }
 
     Result<std::int64_t> audit(const AuditEntry& e) override {
         std::lock_guard lock(c_.mutex);
@@ -136,9 +136,9 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<AdminStore>> AdminStore::open(const std::string& path) {
+Result<std::unique_ptr<AdminStore>> AdminStore::open(const std::string& path, bool sync_full) {
     auto store = std::make_unique<SqliteAdminStore>();
-    if (auto r = store->open(path); !r) return r.error();
+    if (auto r = store->open(path, sync_full); !r) return r.error();
     return std::unique_ptr<AdminStore>(std::move(store));
 }
 

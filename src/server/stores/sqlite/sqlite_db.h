@@ -101,7 +101,10 @@ struct Connection {
     // Opens a store's own connection to the database file: WAL (except in memory), then
     // brings the schema up to date (sqlite_schema.h). The accounts, events and simuls
     // open so.
-    Result<bool> open_store(const std::string& path);  // in sqlite_schema.cpp
+    // In WAL mode at synchronous=NORMAL (as the game store: durable when the process
+    // dies, the last moments lost only with the machine), or FULL with `sync_full`
+    // (`outpost serve --sync-full`); in sqlite_schema.cpp.
+    Result<bool> open_store(const std::string& path, bool sync_full = false);
     // The one transaction wrapper: BEGIN IMMEDIATE, the body, COMMIT; ROLLBACK on error.
     template <class Body>
     Result<bool> transaction(Body&& body) {

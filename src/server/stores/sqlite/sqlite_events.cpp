@@ -29,7 +29,7 @@ std::vector<std::int64_t> split_event_ints(const std::string& s) {
 
 class SqliteEventStore final : public EventStore {
 public:
-    Result<bool> open(const std::string& path) { return c_.open_store(path); }
+    Result<bool> open(const std::string& path, bool sync_full) { return c_.open_store(path, sync_full); }
 
     Result<std::vector<StoredEvent>> load_all() override {
         std::lock_guard lock(c_.mutex);
@@ -164,9 +164,9 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<EventStore>> EventStore::open(const std::string& path) {
+Result<std::unique_ptr<EventStore>> EventStore::open(const std::string& path, bool sync_full) {
     auto store = std::make_unique<SqliteEventStore>();
-    if (auto r = store->open(path); !r) return r.error();
+    if (auto r = store->open(path, sync_full); !r) return r.error();
     return std::unique_ptr<EventStore>(std::move(store));
 }
 

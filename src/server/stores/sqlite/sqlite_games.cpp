@@ -405,8 +405,8 @@ private:
 
     Result<std::int64_t> read_fence(const std::string& id) {
         static const char* const Sql = "SELECT fence FROM games WHERE id=?1";
-        Connection& c = reads();
-        std::lock_guard lock(c.mutex);
+        auto lease = reads_.take();
+        Connection& c = *lease;
         Statement s(c.cached(Sql));
         s.bind(1, id);
         const int rc = s.step();

@@ -68,7 +68,7 @@ PuzzleAttempt pz_read_attempt(const Statement& s) {
 
 class SqlitePuzzleStore final : public PuzzleStore {
 public:
-    Result<bool> open(const std::string& path) { return c_.open_store(path); }
+    Result<bool> open(const std::string& path, bool sync_full) { return c_.open_store(path, sync_full); }
 
     Result<PuzzleAddCounts> add(const std::vector<PuzzleRecord>& puzzles) override {
         std::lock_guard lock(c_.mutex);
@@ -257,9 +257,9 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<PuzzleStore>> PuzzleStore::open(const std::string& path) {
+Result<std::unique_ptr<PuzzleStore>> PuzzleStore::open(const std::string& path, bool sync_full) {
     auto store = std::make_unique<SqlitePuzzleStore>();
-    if (auto r = store->open(path); !r) return r.error();
+    if (auto r = store->open(path, sync_full); !r) return r.error();
     return std::unique_ptr<PuzzleStore>(std::move(store));
 }
 

@@ -254,12 +254,15 @@ Result<bool> migrate(Connection& c, const std::string& path) {
 
 }  // namespace sqlite_schema
 
-Result<bool> Connection::open_store(const std::string& path) {
+Result<bool> Connection::open_store(const std::string& path, bool sync_full) {
     auto opened = open_connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (!opened) return opened.error();
     db = *opened;
+    // Issue 25: SQLite's default (FULL) made each simul or account write wait for a disk
+    // flush, and the moves' batches behind it on the same file.
     if (path != ":memory:")
-        if (auto r = exec("PRAGMA journal_mode=WAL;"); !r) return r;
+        for (const char* sql : {"PRAGMA journal_mode=WAL;", sync_full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;"})
+            if (auto r = exec(sql); !r) return r;
     return sqlite_schema::migrate(*this, path);
 }
 

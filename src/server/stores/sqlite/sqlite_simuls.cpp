@@ -12,8 +12,8 @@ namespace {
 
 class SqliteSimulStore final : public SimulStore {
 public:
-    Result<bool> open(const std::string& path) {
-        return c_.open_store(path);
+    Result<bool> open(const std::string& path, bool sync_full) {
+        return c_.open_store(path, sync_full);
     }
 
     Result<bool> save(const std::string& id, std::int64_t host_account, const std::string& status, std::int64_t updated_ms,
@@ -58,9 +58,9 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<SimulStore>> SimulStore::open(const std::string& path) {
+Result<std::unique_ptr<SimulStore>> SimulStore::open(const std::string& path, bool sync_full) {
     auto store = std::make_unique<SqliteSimulStore>();
-    if (auto r = store->open(path); !r) return r.error();
+    if (auto r = store->open(path, sync_full); !r) return r.error();
     return std::unique_ptr<SimulStore>(std::move(store));
 }
 
