@@ -231,12 +231,12 @@ done
 echo
 echo "Outpost on $NODES node(s), in $DIR:"
 printf '  %-11s %-44s %s\n' "what" "where" "log"
-printf '  %-11s %-44s %s\n' postgresql "$DATABASE" "$DIR/postgresql.log"
-printf '  %-11s %-44s %s\n' redis "$BUS" "$DIR/redis.log"
+printf '  %-11s %-44s %s\n' postgresql "$DATABASE (pid ${PIDS[0]})" "$DIR/postgresql.log"
+printf '  %-11s %-44s %s\n' redis "$BUS (pid ${PIDS[1]})" "$DIR/redis.log"
 for i in $(seq "$NODES"); do
   printf '  %-11s %-44s %s\n' "node$i" "http://127.0.0.1:${NODE_PORTS[$((i - 1))]} (pid ${PIDS[$((i + 1))]})" "$DIR/node$i.log"
 done
-printf '  %-11s %-44s %s\n' haproxy "http://localhost:$PORT" "$DIR/haproxy.log"
+printf '  %-11s %-44s %s\n' haproxy "http://localhost:$PORT (pid ${PIDS[-1]})" "$DIR/haproxy.log"
 if [ "$HAS_BUS" = 0 ]; then echo "  (this outpost has no --bus yet: one node, without Redis's bus)"; fi
 echo "HAProxy's log names the node of each request; its stats socket: $DIR/haproxy.sock ('show stat')."
 echo "Play at http://localhost:$PORT. Ctrl-C stops everything."

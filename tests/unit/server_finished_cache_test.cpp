@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <set>
 
 #include "../support/finished_games.h"
 #include "../support/temp_dir_test.h"
@@ -105,4 +106,52 @@ TEST_F(FinishedCacheIssue28Item14, TheCacheOfFinishedRoomsIsBoundedByBytes) {
     for (const auto& id : ids) ASSERT_TRUE(all.pgn(id).ok());
     EXPECT_EQ(all.finished_rooms_in_memory(), ids.size());
     EXPECT_GT(all.finished_bytes_in_memory(), e.max_finished_bytes);
+}
+
+// Issue 26 (several nodes): the hub tells the bus when a game it took is over (its end
+// durable, or read finished from storage) so that its lease is no longer renewed as a
+// live one's, and when a finished game leaves memory so that its lease is released:
+// the leases kept follow the live games and the finished ones in memory, not every game
+// the node ever ran.
+TEST_F(FinishedCacheIssue28Item14, Issue26TheLeaseOfAFinishedGameIsParkedAndReleasedWhenItLeavesMemory) {
+    auto storage = Storage::open((dir_ / "t.db").string());
+    ASSERT_TRUE(storage.ok());
+    std::mt19937 rng(26);
+    std::vector<GameWrite> batch;
+    std::vector<std::string> ids;
+    for (int i = 0; i < 12; ++i) {
+        GameWrite w;
+        w.kind = GameWrite::INSERT_GAME;
+        char id[16];
+        std::snprintf(id, sizeof id, "done%d", i);
+        w.game = test::finished_game(id, 20, rng);
+        ids.push_back(w.game.id);
+        batch.push_back(std::move(w));
+    }
+    ASSERT_TRUE((*storage)->write(batch).ok());
+
+    std::set<std::string> taken, ended, forgotten;
+    HubEnv e = quiet_env();
+    e.max_finished_in_memory = 4;
+    e.take_game = [&](const std::string& id, std::int64_t) -> std::optional<std::int64_t> {
+        taken.insert(id);
+        return 1;
+    };
+    e.game_ended = [&](const std::string& id) { ended.insert(id); };
+    e.game_forgotten = [&](const std::string& id) { forgotten.insert(id); };
+    Hub hub(e, storage->get());
+    for (const auto& id : ids) ASSERT_TRUE(hub.pgn(id).ok()) << id;
+    EXPECT_EQ(ended, taken) << "every finished game read is parked";
+    EXPECT_EQ(hub.finished_rooms_in_memory(), 4u);
+    EXPECT_EQ(forgotten.size(), ids.size() - 4) << "each one evicted is released";
+    for (const auto& id : forgotten) EXPECT_TRUE(taken.count(id)) << id;
+
+    // A live game: taken when made, not parked while it goes on, parked once its end
+    // (here an arbiter's decision) is stored.
+    auto made = hub.create_game(R"({"v":1,"opponent":"hotseat","color":"white"})", "c");
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    EXPECT_TRUE(taken.count(made->id));
+    EXPECT_FALSE(ended.count(made->id));
+    ASSERT_TRUE(hub.arbiter_decision(made->id, "1-0", "test").ok());
+    EXPECT_TRUE(ended.count(made->id));
 }

@@ -299,3 +299,33 @@ TEST(RedisBusIssue26, TheConnectionsOfANodeThatIsGoneLeaveTheGamesHere) {
     }
     EXPECT_TRUE(eventually([&] { return hub_a.following() == 0; }));
 }
+
+// Issue 26 (a browser through the front, its game's node killed): a move sent while the
+// game changes hands reached nobody on the dead node's channel; it is held for the
+// connection and played where the game runs next, after the connection's join there,
+// rather than lost without an answer.
+TEST(RedisBusIssue26, AMoveSentToADeadNodeIsPlayedWhereTheGameRunsNext) {
+    outpost::test::RedisServer redis;
+    FakeHub hub_a("node-a"), hub_b("node-b");
+    auto a = node(redis, "node-a"), b = node(redis, "node-b");
+    ASSERT_TRUE(a && b);
+    a->serve(Topic::GAME, &hub_a);
+    b->serve(Topic::GAME, &hub_b);
+    ASSERT_TRUE(a->take_game("g6", 0).has_value());
+    auto inbox = std::make_shared<Inbox>();
+    ASSERT_TRUE(b->join(Address::game("g6"), inbox, Credentials{"w", nullptr, ""}).ok());
+    ASSERT_TRUE(eventually([&] { return inbox->size() == 1; }));
+    a->stop();  // as kill -9: its lease runs out by itself (900 ms)
+    a.reset();
+    b->send(Address::game("g6"), *inbox, move_text(1));
+    b->send(Address::game("g6"), *inbox, move_text(2));
+    ASSERT_TRUE(eventually([&] { return inbox->size() == 4; }, 5s));
+    const auto got = inbox->all();
+    EXPECT_EQ(got[1], "state:node-b");
+    EXPECT_EQ(got[2], "ack:" + move_text(1) + ":white");
+    EXPECT_EQ(got[3], "ack:" + move_text(2) + ":white");
+    {
+        std::lock_guard lock(hub_a.mu);
+        EXPECT_TRUE(hub_a.texts.empty());
+    }
+}

@@ -318,3 +318,41 @@ TEST(RedisLeaseKeeperIssue26, ALeaseTakenOverOrOutlivedWhileRedisIsDownIsReporte
     EXPECT_EQ(lost.back(), "kept");
     EXPECT_EQ(keeper.size(), 0u);
 }
+
+// Issue 26 (the lease of a finished game): a game that ended is parked, no longer
+// renewed at the live pace but given one long lease, still this node's; when it leaves
+// memory its lease is released, and the live games are renewed as before.
+TEST(RedisLeaseKeeperIssue26, AFinishedGameIsParkedOnALongLeaseAndReleasedWhenForgotten) {
+    outpost::test::RedisServer server;
+    ASSERT_TRUE(server.running());
+    RedisClient ca(at(server)), cb(at(server));
+    LeaseTable a(ca, "node-a", "p:"), b(cb, "node-b", "p:");
+    std::atomic<int> lost{0};
+    LeaseKeeper keeper(a, 150ms, [&](const std::string&) { ++lost; }, 3s);
+    const auto pttl = [&](const std::string& g) {
+        auto r = cb.command({"PTTL", "p:lease:game:" + g});
+        return r.ok() ? r->integer : -3;
+    };
+    ASSERT_EQ(keeper.take("live")->node, "node-a");
+    ASSERT_EQ(keeper.take("ended")->node, "node-a");
+    keeper.park("ended");
+    keeper.park("unknown");  // not held here: nothing
+    EXPECT_EQ(keeper.size(), 1u) << "one lease renewed at the live pace";
+    EXPECT_EQ(keeper.parked_size(), 1u);
+    ASSERT_TRUE(eventually([&] { return pttl("ended") > 1000; }, 2s)) << "parked: one long lease at once";
+    const auto before = pttl("ended");
+    std::this_thread::sleep_for(600ms);  // four live lease times
+    EXPECT_LE(pttl("ended"), before - 500) << "a parked lease is not renewed every live turn";
+    EXPECT_GT(pttl("live"), 0) << "the live game is still renewed";
+    EXPECT_LE(pttl("live"), 150);
+    EXPECT_EQ(b.acquire("ended", 10s)->node, "node-a") << "parked: still this node's";
+    EXPECT_TRUE(keeper.held("ended").has_value());
+    keeper.forget("ended");
+    EXPECT_FALSE(keeper.held("ended").has_value());
+    ASSERT_TRUE(eventually([&] { return pttl("ended") == -2; }, 2s)) << "forgotten: released by the keeper";
+    EXPECT_EQ(b.acquire("ended", 10s)->node, "node-b");
+    EXPECT_EQ(b.acquire("live", 10s)->node, "node-a");
+    EXPECT_EQ(keeper.size(), 1u);
+    EXPECT_EQ(keeper.parked_size(), 0u);
+    EXPECT_EQ(lost.load(), 0);
+}

@@ -25,6 +25,11 @@ public:
     // Before this node runs a game (HubEnv::take_game): its lease's fencing token, or
     // none when another node runs it (or the bus cannot be reached).
     virtual std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) = 0;
+    // A game this node runs ended (its end is durable): its lease is kept at a slow
+    // pace while the game stays in memory (a rematch offer reaches one room) ...
+    virtual void game_ended(const std::string& game) = 0;
+    // ... and released when the game leaves this node's memory. Neither blocks.
+    virtual void game_forgotten(const std::string& game) = 0;
     // The node that runs a game now ("": nobody, or the bus cannot be reached).
     virtual std::string node_of(const std::string& game) = 0;
     // SIGTERM: every game this node runs is dropped and its lease released at once, and

@@ -231,6 +231,8 @@ int run_server(const ServerConfig& config) {
     if (cluster) {
         env.take_game = [c = cluster.get()](const std::string& id, std::int64_t fence) { return c->take_game(id, fence); };
         env.node_of = [c = cluster.get()](const std::string& id) { return c->node_of(id); };
+        env.game_ended = [c = cluster.get()](const std::string& id) { c->game_ended(id); };
+        env.game_forgotten = [c = cluster.get()](const std::string& id) { c->game_forgotten(id); };
     }
     env.arbiter_reason = [store = admin_store->get()](const std::string& id) {
         auto r = store->arbiter_reason(id);

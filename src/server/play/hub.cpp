@@ -129,6 +129,7 @@ void Hub::evict_finished() {
         }
         forget_finished(id);
         if (it != rooms_.end()) rooms_.erase(it);
+        if (env_.game_forgotten) env_.game_forgotten(id);  // issue 26: its lease goes
     }
 }
 

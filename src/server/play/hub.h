@@ -136,6 +136,11 @@ struct HubEnv {
     // on it, or none when another node runs it (the hub then answers "unavailable",
     // and serves reads from storage). Unset: one node, every game here (token 0).
     std::function<std::optional<std::int64_t>(const std::string& game_id, std::int64_t stored_fence)> take_game;
+    // ... a game taken that is over (its end durable, or read finished from storage):
+    // its lease need not be renewed as a live one's ...
+    std::function<void(const std::string& game_id)> game_ended;
+    // ... and a game taken that left memory (a finished one evicted): its lease goes.
+    std::function<void(const std::string& game_id)> game_forgotten;
     // ... and the node that runs a game another node runs ("": none), for the state
     // read from storage here.
     std::function<std::string(const std::string& game_id)> node_of;

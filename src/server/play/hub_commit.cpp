@@ -56,7 +56,8 @@ void Hub::commit(Room& r, Change change, int ply_before) {
         if (r.info.rating) rated = {r.info.rating->side[WHITE].account, r.info.rating->side[BLACK].account};
         // A player's move times its way to the acknowledgement (observe/metrics.h).
         const auto received = one_move ? move_received_ : std::nullopt;
-        writer_.submit(write_for(r, ply_before), [this, id, rated, one_move, received,
+        const bool over = r.game.is_over();
+        writer_.submit(write_for(r, ply_before), [this, id, rated, one_move, received, over,
                                                   out = std::move(out)](const Result<bool>& ok) {
             if (!ok) {
                 {
@@ -72,6 +73,8 @@ void Hub::commit(Room& r, Change change, int ply_before) {
             }
             for (const auto& [weak, msg] : out)
                 if (auto s = weak.lock()) s->deliver(msg);
+            // Issue 26: its end is durable; its lease is no longer renewed as a live game's.
+            if (over && env_.game_ended) env_.game_ended(id);
             if (one_move) metrics().moves_total.inc();
             if (received)
                 metrics().move_latency.observe(

@@ -28,6 +28,7 @@ Answer<std::unique_ptr<Room>> Hub::adopt(StoredGame stored) {
     auto room = room_from_stored(std::move(stored), env_.monotonic_ms, env_.wall_ms());
     if (!room) return ProtocolError{"internal", room.error().message, 500};
     (*room)->info.fence = token;
+    if (env_.game_ended && (*room)->game.is_over()) env_.game_ended(id);  // kept at the slow pace
     fill_robot_elo(**room);
     return std::move(*room);
 }

@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/bus/redis/lease_keeper.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace outpost::server::redis {
 
-LeaseKeeper::LeaseKeeper(LeaseTable& table, std::chrono::milliseconds ttl, OnLost on_lost)
-    : table_(table), ttl_(ttl), on_lost_(std::move(on_lost)) {
+LeaseKeeper::LeaseKeeper(LeaseTable& table, std::chrono::milliseconds ttl, OnLost on_lost,
+                         std::chrono::milliseconds parked_ttl)
+    : table_(table), ttl_(ttl), on_lost_(std::move(on_lost)), parked_ttl_(std::max(parked_ttl, ttl)) {
     thread_ = std::thread([this] { run(); });
 }
 
@@ -18,6 +20,7 @@ LeaseKeeper::~LeaseKeeper() {
     }
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+    for (const Lease& l : to_release_) (void)table_.release(l);  // forgotten: no one runs them here
 }
 
 Result<Lease> LeaseKeeper::take(const std::string& game) {
@@ -53,6 +56,28 @@ void LeaseKeeper::give_up_all() {
     for (const auto& [game, h] : all) (void)table_.release(h.lease);
 }
 
+void LeaseKeeper::park(const std::string& game) {
+    {
+        std::lock_guard lock(mu_);
+        auto it = held_.find(game);
+        if (it == held_.end() || it->second.parked) return;
+        it->second.parked = true;
+        it->second.renew_at = {};  // extended at the thread's next turn
+    }
+    wake_.notify_all();
+}
+
+void LeaseKeeper::forget(const std::string& game) {
+    {
+        std::lock_guard lock(mu_);
+        auto it = held_.find(game);
+        if (it == held_.end()) return;
+        to_release_.push_back(it->second.lease);
+        held_.erase(it);
+    }
+    wake_.notify_all();
+}
+
 std::optional<Lease> LeaseKeeper::held(const std::string& game) const {
     std::lock_guard lock(mu_);
     if (auto it = held_.find(game); it != held_.end()) return it->second.lease;
@@ -61,18 +86,40 @@ std::optional<Lease> LeaseKeeper::held(const std::string& game) const {
 
 std::size_t LeaseKeeper::size() const {
     std::lock_guard lock(mu_);
-    return held_.size();
+    return std::size_t(std::count_if(held_.begin(), held_.end(), [](const auto& h) { return !h.second.parked; }));
 }
 
+std::size_t LeaseKeeper::parked_size() const {
+    std::lock_guard lock(mu_);
+    return std::size_t(std::count_if(held_.begin(), held_.end(), [](const auto& h) { return h.second.parked; }));
+}
+
+// Every turn: the forgotten leases released, the live ones renewed, and the parked
+// ones whose time has come (a third of their lease since the last renewal).
 void LeaseKeeper::renew_all() {
-    std::vector<Lease> leases;
+    std::vector<Lease> live, parked, released;
     {
         std::lock_guard lock(mu_);
-        for (const auto& [game, h] : held_) leases.push_back(h.lease);
+        released.swap(to_release_);
+        const auto now = std::chrono::steady_clock::now();
+        for (auto& [game, h] : held_) {
+            if (!h.parked) {
+                live.push_back(h.lease);
+            } else if (now >= h.renew_at) {
+                parked.push_back(h.lease);
+                h.renew_at = now + parked_ttl_ / 3;
+            }
+        }
     }
+    for (const Lease& l : released) (void)table_.release(l);
+    renew(live, ttl_);
+    renew(parked, parked_ttl_);
+}
+
+void LeaseKeeper::renew(const std::vector<Lease>& leases, std::chrono::milliseconds ttl) {
     if (leases.empty()) return;
     const auto sent = std::chrono::steady_clock::now();
-    auto ours = table_.renew_many(leases, ttl_);
+    auto ours = table_.renew_many(leases, ttl);
     std::vector<std::string> lost;
     {
         std::lock_guard lock(mu_);
@@ -82,7 +129,7 @@ void LeaseKeeper::renew_all() {
             auto it = held_.find(l.game);
             if (it == held_.end() || it->second.lease != l) continue;  // given up meanwhile
             if (ours && (*ours)[i]) {
-                it->second.valid_until = sent + ttl_;
+                it->second.valid_until = sent + ttl;
             } else if (ours || now >= it->second.valid_until) {
                 // Another node holds it, or Redis has been unreachable for the lease's time.
                 held_.erase(it);
@@ -96,7 +143,13 @@ void LeaseKeeper::renew_all() {
 void LeaseKeeper::run() {
     std::unique_lock lock(mu_);
     while (!stop_) {
-        wake_.wait_for(lock, ttl_ / 3, [this] { return stop_; });
+        // Woken early by a park (its longer lease at once) or a forget (released now).
+        wake_.wait_for(lock, ttl_ / 3, [this] {
+            return stop_ || !to_release_.empty() ||
+                   std::any_of(held_.begin(), held_.end(), [](const auto& h) {
+                       return h.second.parked && h.second.renew_at == std::chrono::steady_clock::time_point{};
+                   });
+        });
         if (stop_) break;
         lock.unlock();
         renew_all();

@@ -40,7 +40,8 @@ Result<std::unique_ptr<RedisBus>> RedisBus::open(Options options) {
     for (RedisClient* c : {&b->lease_client_, &b->lookup_client_, &b->publish_client_})
         if (auto ok = c->connect(); !ok) return make_error("the bus at " + where + ": " + ok.error().message);
     b->keeper_ = std::make_unique<LeaseKeeper>(b->leases_, b->options_.lease,
-                                               [b](const std::string& game) { b->on_lease_lost(game); });
+                                               [b](const std::string& game) { b->on_lease_lost(game); },
+                                               b->options_.finished_lease);
     b->publisher_ = std::thread([b] { b->publisher(); });
     b->watcher_ = std::thread([b] { b->watcher(); });
     b->subscriber_ = std::make_unique<RedisSubscriber>(
@@ -115,6 +116,14 @@ std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::in
     l = keeper_->take(game);
     if (!l || l->node != node() || l->token <= stored_fence) return std::nullopt;
     return l->token;
+}
+
+void RedisBus::game_ended(const std::string& game) {
+    if (keeper_) keeper_->park(game);
+}
+
+void RedisBus::game_forgotten(const std::string& game) {
+    if (keeper_) keeper_->forget(game);
 }
 
 Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) {
@@ -209,11 +218,14 @@ bool RedisBus::route(const FollowKey& key) {
         auto seat = h->on_join(f.at, who, Credentials{f.token, f.account ? &*f.account : nullptr, f.client});
         const bool wait = !seat && seat.error().code == "unavailable";
         if (!seat && !wait) who->deliver(std::make_shared<const std::string>(error_json(seat.error())));
-        std::lock_guard lock(mutex_);
-        if (auto it = follows_.find(key); it != follows_.end()) {
-            it->second.joining = false;
-            if (!wait) it->second.owner = node(), it->second.seat = seat ? *seat : Seat::SPECTATOR;
+        {
+            std::lock_guard lock(mutex_);
+            if (auto it = follows_.find(key); it != follows_.end()) {
+                it->second.joining = false;
+                if (!wait) it->second.owner = node(), it->second.seat = seat ? *seat : Seat::SPECTATOR;
+            }
         }
+        if (!wait) send_held(key);
         return !wait;
     }
     Envelope e;
@@ -232,6 +244,7 @@ bool RedisBus::route(const FollowKey& key) {
         it->second.owner = *owner;
     }
     post(*owner, e);
+    send_held(key);  // after the join, in the same order on the owner's channel
     return true;
 }
 
@@ -257,8 +270,11 @@ void RedisBus::send(const Address& at, Subscriber& from, std::string_view text, 
         if (!message) return answer(message.error());
         return h->on_message(ClientIn{at, from, f->seat, text, &*message, lag_ms});
     }
-    if (f->owner.empty())
+    if (f->owner.empty()) {
+        const FollowKey key{&from, at};
+        if (hold(0, &key, std::string(text.substr(0, MaxForwardedMessage)))) return;
         return answer({"unavailable", "the game is moving to another node: send it again in a moment", 503});
+    }
     Envelope e;
     e.kind = Envelope::Kind::MESSAGE;
     e.node = node();
@@ -301,13 +317,49 @@ void RedisBus::post(const std::string& to_node, const Envelope& e) {
             refused_.fetch_add(1);
             return;
         }
-        out_.emplace_back(channel_of(to_node), std::move(payload));
+        Out o;
+        o.channel = channel_of(to_node);
+        o.payload = std::move(payload);
+        if (e.kind == Envelope::Kind::MESSAGE && e.node == node()) o.conn = e.conn, o.text = e.text;
+        out_.push_back(std::move(o));
     }
     out_wake_.notify_one();
 }
 
+bool RedisBus::hold(std::uint64_t conn, const FollowKey* key, const std::string& text) {
+    constexpr std::size_t MaxHeld = 16;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = follows_.end();
+        if (key) {
+            it = follows_.find(*key);
+        } else if (auto c = by_conn_.find(conn); c != by_conn_.end()) {
+            it = follows_.find(c->second);
+        }
+        if (it == follows_.end() || it->second.held.size() >= MaxHeld) return false;
+        it->second.held.push_back(text);
+        it->second.owner.clear();  // the watcher finds where it runs now, at its pace
+    }
+    return true;
+}
+
+void RedisBus::send_held(const FollowKey& key) {
+    std::vector<std::string> held;
+    Follow f;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = follows_.find(key);
+        if (it == follows_.end() || it->second.owner.empty()) return;
+        held.swap(it->second.held);
+        f = it->second;
+    }
+    auto who = f.who.lock();
+    if (!who) return;
+    for (const std::string& text : held) send(f.at, *who, text);
+}
+
 void RedisBus::publisher() {
-    std::deque<std::pair<std::string, std::string>> batch;
+    std::deque<Out> batch;
     std::uint64_t failed = 0;
     for (;;) {
         {
@@ -317,18 +369,25 @@ void RedisBus::publisher() {
             batch.swap(out_);
         }
         std::set<std::string> gone;  // nodes nobody listens for any more
+        std::vector<std::pair<std::uint64_t, std::string>> unread;  // clients' messages that reached nobody
         {
             SigpipeGuard guard;
-            for (const auto& [channel, payload] : batch) {
-                auto r = publish(publish_client_, channel, payload);
+            for (const Out& o : batch) {
+                auto r = publish(publish_client_, o.channel, o.payload);
                 if (!r && failed++ % 1000 == 0)
                     log_event(LogLevel::WARN, "bus: a message between nodes was lost (Redis away)",
                               {{"error", r.error().message}, {"lost", std::int64_t(failed)}});
-                if (r && *r == 0) gone.insert(channel.substr(channel_of("").size()));
+                if (r && *r == 0) {
+                    gone.insert(o.channel.substr(channel_of("").size()));
+                    if (o.conn) unread.emplace_back(o.conn, o.text);
+                }
             }
         }
         batch.clear();
         for (const std::string& n : gone) forget_node(n);
+        // A connection's message to a node that is gone: held until the game runs again
+        // somewhere (a player's move is not lost with the node that was to receive it).
+        for (const auto& [conn, text] : unread) (void)hold(conn, nullptr, text);
     }
 }
 

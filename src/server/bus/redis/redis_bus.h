@@ -48,6 +48,7 @@ public:
         std::string node;
         std::string prefix = "outpost:";
         std::chrono::milliseconds lease{3000};         // renewed every third of it
+        std::chrono::milliseconds finished_lease{60000};  // a finished game's, likewise
         std::chrono::milliseconds watch_every{250};    // the followers' check of their games' owners
         std::chrono::milliseconds redis_timeout{500};  // the longest a caller waits for Redis
     };
@@ -63,6 +64,8 @@ public:
     void attach_games(DropGame drop, LiveGames live) override;
     std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) override;
     std::string node_of(const std::string& game) override;
+    void game_ended(const std::string& game) override;
+    void game_forgotten(const std::string& game) override;
     void hand_over() override;
     void stop() override;
     const std::string& node() const override { return options_.node; }
@@ -70,6 +73,7 @@ public:
     // For tests and metrics.
     std::uint64_t refused_messages() const { return refused_.load(); }
     std::size_t leases_held() const { return keeper_->size(); }
+    std::size_t leases_parked() const { return keeper_->parked_size(); }
 
 private:
     explicit RedisBus(Options options);
@@ -85,6 +89,16 @@ private:
         std::string owner;  // the node that runs its game as last known ("": to find)
         Seat seat = Seat::SPECTATOR;
         bool joining = false;  // being joined to this node's hub (route()): its seat comes
+        // Its messages sent while its game changes hands (its node died: what was sent
+        // there reached nobody), sent again once it is joined where the game runs now.
+        std::vector<std::string> held;
+    };
+    // A message on its way to another node's channel; a client's message (conn != 0)
+    // that reaches nobody there is held for its connection (Follow::held).
+    struct Out {
+        std::string channel, payload;
+        std::uint64_t conn = 0;
+        std::string text;
     };
     using FollowKey = std::pair<const Subscriber*, Address>;
     // A connection of another node following a game run here.
@@ -106,6 +120,9 @@ private:
     void watcher();
     void poke();
     void forget_node(const std::string& gone);  // nobody listens on its channel
+    // Holds a connection's message for the game's next node; false when it holds enough.
+    bool hold(std::uint64_t conn, const FollowKey* key, const std::string& text);
+    void send_held(const FollowKey& key);  // once joined where the game runs now
     void on_node_message(const std::string& payload);  // redis_bus_remote.cpp
     void on_link(bool up);
     void on_lease_lost(const std::string& game);
@@ -137,7 +154,7 @@ private:
 
     std::mutex out_mutex_;
     std::condition_variable out_wake_;
-    std::deque<std::pair<std::string, std::string>> out_;  // (channel, payload)
+    std::deque<Out> out_;
     std::mutex watch_mutex_;
     std::condition_variable watch_wake_;
     bool stopping_ = false;
