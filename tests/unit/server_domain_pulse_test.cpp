@@ -46,7 +46,17 @@ struct BlockingSimulStore : SimulStore {
             cv.wait(lock, [this] { return released; });
         }
         rows[id] = body;
+        cv.notify_all();
         return true;
+    }
+    // The held write, once released, has reached the rows (it ends on the domains thread).
+    bool wait_row_with(const std::string& text, std::chrono::milliseconds within) {
+        std::unique_lock lock(m);
+        return cv.wait_for(lock, within, [&] {
+            for (const auto& [id, body] : rows)
+                if (body.find(text) != std::string::npos) return true;
+            return false;
+        });
     }
     Result<std::vector<std::string>> load_recent(int) override {
         std::lock_guard lock(m);
@@ -127,6 +137,7 @@ TEST(DomainPulseIssue25, TheSimulsTickWritesOffTheNetworkThreadAndNeverStallsIt)
     EXPECT_GT(pulse->skipped(), 0) << "beats queued behind a held write instead of skipping";
 
     store.release();
+    EXPECT_TRUE(store.wait_row_with("cancelled", 5s)) << "the released write never finished";
     std::promise<void> stopped;
     asio::post(ioc, [&] {
         pulse->stop();
