@@ -152,25 +152,12 @@ export async function startGame(page, { opponent = 'robot', color = 'white', tc 
 }
 
 // The squares a piece on `from` may go to, as the board shows them after a click.
-export async function shownDests(page) {
+// The squares of the elements a selector finds on the game board, read from where they
+// are drawn (so the board's orientation is taken into account).
+async function drawnSquares(page, selector) {
   const board = await page.locator('.game-screen cg-board').boundingBox();
   const black = await page.locator('.cg-wrap.orientation-black').count() > 0;
-  const boxes = await page.locator('cg-board square.move-dest').evaluateAll((els) => els.map((e) => {
-    const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-  }));
-  const s = board.width / 8;
-  return boxes.map(({ x, y }) => {
-    const col = Math.floor((x - board.x) / s); const row = Math.floor((y - board.y) / s);
-    const file = black ? 7 - col : col; const rank = black ? row : 7 - row;
-    return `${'abcdefgh'[file]}${rank + 1}`;
-  }).filter((sq) => /^[a-h][1-8]$/.test(sq));
-}
-
-// The squares of our pieces, read from the board.
-export async function pieceSquares(page, color) {
-  const board = await page.locator('.game-screen cg-board').boundingBox();
-  const black = await page.locator('.cg-wrap.orientation-black').count() > 0;
-  const pts = await page.locator(`cg-board piece.${color}:not(.ghost):not(.fading)`).evaluateAll((els) => els.map((e) => {
+  const pts = await page.locator(selector).evaluateAll((els) => els.map((e) => {
     const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
   }));
   const s = board.width / 8;
@@ -178,6 +165,19 @@ export async function pieceSquares(page, color) {
     const col = Math.floor((x - board.x) / s); const row = Math.floor((y - board.y) / s);
     return `${'abcdefgh'[black ? 7 - col : col]}${(black ? row : 7 - row) + 1}`;
   }).filter((sq) => /^[a-h][1-8]$/.test(sq));
+}
+
+export const shownDests = (page) => drawnSquares(page, 'cg-board square.move-dest');
+
+// The squares of our pieces, read from the board.
+export const pieceSquares = (page, color) => drawnSquares(page, `cg-board piece.${color}:not(.ghost):not(.fading)`);
+
+// The square the board shows as selected, or null. chessground redraws on the next
+// animation frame, so wait for two frames first: a read straight after a click can
+// see the previous selection's destinations.
+export async function selectedSquare(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return (await drawnSquares(page, 'cg-board square.selected'))[0] ?? null;
 }
 
 export const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-web-'));

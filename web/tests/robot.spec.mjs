@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeUci } from 'chessops/util';
-import { startServer, launch, newPage, shot, clickSquare, startGame, gameState, waitMyTurn, shownDests, pieceSquares } from './helpers.mjs';
+import { startServer, launch, newPage, shot, clickSquare, startGame, gameState, waitMyTurn, shownDests, pieceSquares, selectedSquare } from './helpers.mjs';
 import { assertAccessible } from './a11y.mjs';
 
 let server; let browser;
@@ -27,6 +27,9 @@ async function tryPieces(page, color) {
   const squares = (await pieceSquares(page, color)).sort(() => Math.random() - 0.5);
   for (const sq of squares) {
     await clickSquare(page, sq);
+    // Only the destinations of the piece just clicked count (a stale drawing of the
+    // previous selection's once sent a bishop to a pawn's square).
+    if (await selectedSquare(page) !== sq) continue;
     const dests = await shownDests(page);
     if (dests.length) {
       const ply = Number((await gameState(page)).ply);
