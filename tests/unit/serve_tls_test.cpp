@@ -295,6 +295,7 @@ TEST_F(ServeTlsIssue27, PlainHttpIsRedirectedToTheSamePathOverHttps) {
     const std::string answer = read_some(fd, 4096);
     close(fd);
     EXPECT_EQ(answer.substr(0, 12), "HTTP/1.1 308") << answer;
+    EXPECT_NE(answer.find("\r\nX-Outpost-Node: "), std::string::npos) << answer;  // issue 26: every answer
     EXPECT_NE(answer.find("Location: https://127.0.0.1:" + std::to_string(s.port) + "/game/abc?x=1\r\n"), std::string::npos)
         << answer;
     fd = connect_to(redirect_port);

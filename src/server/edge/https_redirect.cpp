@@ -3,6 +3,8 @@
 #include "server/edge/https_redirect.h"
 
 #include <chrono>
+#include <memory>
+#include <string>
 
 #include "server/common/client_address.h"
 #include "server/common/https.h"
@@ -14,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 asio::awaitable<void> redirect_one(tcp::socket socket, unsigned short https_port, ConnectionCounter* connections,
-                                   std::string ip) {
+                                   std::string ip, std::shared_ptr<const std::string> node) {
     struct Uncount {
         ConnectionCounter* connections;
         std::string ip;
@@ -37,6 +39,7 @@ asio::awaitable<void> redirect_one(tcp::socket socket, unsigned short https_port
                                           req.version()};
     res.set(http::field::server, "Outpost");
     for (const auto& [k, v] : security_headers()) res.set(k, v);
+    res.set("X-Outpost-Node", *node);  // session_shared.h's NodeHeader
     res.set(http::field::content_type, "text/plain; charset=utf-8");
     if (location) {
         res.set(http::field::location, *location);
@@ -53,7 +56,8 @@ asio::awaitable<void> redirect_one(tcp::socket socket, unsigned short https_port
 }  // namespace
 
 asio::awaitable<void> https_redirect_listener(tcp::acceptor acceptor, unsigned short https_port,
-                                              ConnectionCounter* connections, int cap) {
+                                              ConnectionCounter* connections, int cap, std::string node) {
+    const auto name = std::make_shared<const std::string>(std::move(node));
     for (;;) {
         beast::error_code ec;
         tcp::socket socket(asio::make_strand(acceptor.get_executor()));
@@ -72,7 +76,7 @@ asio::awaitable<void> https_redirect_listener(tcp::acceptor acceptor, unsigned s
             continue;
         }
         auto ex = socket.get_executor();
-        asio::co_spawn(ex, redirect_one(std::move(socket), https_port, connections, std::move(ip)), asio::detached);
+        asio::co_spawn(ex, redirect_one(std::move(socket), https_port, connections, std::move(ip), name), asio::detached);
     }
 }
 

@@ -11,7 +11,8 @@ namespace outpost::server {
 
 // Runs until the acceptor is closed. A connection counts against its address's cap
 // (`connections`, `cap`; no cap when `connections` is null), like one of the TLS port.
+// Every answer names the node (issue 26: X-Outpost-Node, as the TLS port's answers).
 asio::awaitable<void> https_redirect_listener(tcp::acceptor acceptor, unsigned short https_port,
-                                              ConnectionCounter* connections, int cap);
+                                              ConnectionCounter* connections, int cap, std::string node);
 
 }  // namespace outpost::server

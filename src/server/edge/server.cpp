@@ -458,7 +458,7 @@ int run_server(const ServerConfig& config) {
         asio::co_spawn(ioc,
                        https_redirect_listener(std::move(*listening->redirect), port,
                                                config.limits.enabled ? &edge.connections : nullptr,
-                                               config.limits.connections_per_ip),
+                                               config.limits.connections_per_ip, edge.node),
                        asio::detached);
     unsigned short metrics_port = 0;
     if (metrics_at) {
