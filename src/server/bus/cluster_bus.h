@@ -32,6 +32,17 @@ public:
     virtual void game_forgotten(const std::string& game) = 0;
     // The node that runs a game now ("": nobody, or the bus cannot be reached).
     virtual std::string node_of(const std::string& game) = 0;
+    // The node that runs the lobby, events, simuls and the analysis queue now ("": none
+    // known, e.g. Redis away). Never blocks longer than the bus's Redis timeout.
+    virtual std::string domains_node() = 0;
+    // Whether this node runs them now.
+    virtual bool runs_domains() = 0;
+    // This node is a candidate for running them (one lease `domains` held by one node at
+    // a time, with a fencing token): `changed(true)` when it gains the lease (the edge
+    // loads events and simuls and starts their pulse), `changed(false)` when it loses it.
+    // Called on one bus thread, in order; a node that never calls this never runs them.
+    using DomainsChanged = std::function<void(bool runs)>;
+    virtual void run_domains(DomainsChanged changed) = 0;
     // SIGTERM: every game this node runs is dropped and its lease released at once, and
     // the nodes of its followers told, so that another node takes it over now.
     virtual void hand_over() = 0;

@@ -85,6 +85,7 @@ void RedisBus::attach_games(DropGame drop, LiveGames live) {
 }
 
 std::optional<std::string> RedisBus::owner_of(const std::string& game) {
+    if (!game.empty() && game[0] == '@') return std::nullopt;  // not a game's lease
     if (keeper_ && keeper_->held(game)) return node();
     auto h = lookups_.holder(game);
     if (!h) return std::nullopt;
@@ -93,13 +94,14 @@ std::optional<std::string> RedisBus::owner_of(const std::string& game) {
 }
 
 std::string RedisBus::node_of(const std::string& game) {
+    if (!game.empty() && game[0] == '@') return {};
     if (keeper_ && keeper_->held(game)) return node();
     auto h = lookups_.holder(game);
     return h && *h ? (*h)->node : std::string();
 }
 
 std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::int64_t stored_fence) {
-    if (!keeper_) return std::nullopt;
+    if (!keeper_ || game.empty() || game[0] == '@') return std::nullopt;
     const auto before = keeper_->held(game);
     auto l = keeper_->take(game);
     if (!l) {
@@ -119,16 +121,18 @@ std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::in
 }
 
 void RedisBus::game_ended(const std::string& game) {
-    if (keeper_) keeper_->park(game);
+    if (keeper_ && !game.empty() && game[0] != '@') keeper_->park(game);
 }
 
 void RedisBus::game_forgotten(const std::string& game) {
-    if (keeper_) keeper_->forget(game);
+    if (keeper_ && !game.empty() && game[0] != '@') keeper_->forget(game);
 }
 
 Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) {
     BusHandler* h = handler(at.topic);
     if (!h || (at.topic == Topic::LOBBY && !at.id.empty())) return no_address(at);
+    // A lease's name that is not a game's (redis_lease.h: DomainsLease) is no game.
+    if (at.topic == Topic::GAME && (at.id.empty() || at.id[0] == '@')) return no_address(at);
     const FollowKey key{who.get(), at};
     Follow f;
     f.who = who;
@@ -421,6 +425,7 @@ void RedisBus::watcher() {
             if (stopping_) return;
             poked_ = false;
         }
+        domains_tick();
         // The games followed elsewhere, and the follows waiting for an owner.
         std::map<std::string, std::string> elsewhere;  // game -> the owner as known
         std::vector<FollowKey> todo;
@@ -470,6 +475,10 @@ void RedisBus::on_link(bool up) {
 }
 
 void RedisBus::on_lease_lost(const std::string& game) {
+    if (game == DomainsLease) {  // the watcher tells the edge, at once
+        log_event(LogLevel::WARN, "bus: this node lost the domains lease");
+        return poke();
+    }
     log_event(LogLevel::WARN, "bus: this node lost a game's lease; another node runs it", {{"game", game}});
     std::vector<std::shared_ptr<Subscriber>> followers;
     if (drop_) followers = drop_(game);

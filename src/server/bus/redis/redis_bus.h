@@ -18,8 +18,8 @@
 // owner's lease is gone (it died, or released it on SIGTERM) the follower's node
 // takes the game from the database and joins its connections again; when another node
 // holds it, they join there. A lease this node lost makes the hub drop the room; its
-// followers are joined again wherever it runs now. Lobby, events and simuls stay on
-// each node (docs/scaling.md says what sharing them would take).
+// followers are joined again wherever it runs now. The lobby, events and simuls run on
+// one node at a time, the holder of the lease `domains` (redis_domains.cpp).
 #pragma once
 
 #include <atomic>
@@ -66,6 +66,9 @@ public:
     std::string node_of(const std::string& game) override;
     void game_ended(const std::string& game) override;
     void game_forgotten(const std::string& game) override;
+    std::string domains_node() override;  // redis_domains.cpp
+    bool runs_domains() override;
+    void run_domains(DomainsChanged changed) override;
     void hand_over() override;
     void stop() override;
     const std::string& node() const override { return options_.node; }
@@ -133,6 +136,9 @@ private:
     void deliver_out(const Envelope& e);
     void moved(const Envelope& e);
     BusHandler* handler(Topic t) const;
+    // The watcher's turn for the domains lease: taken when free (a candidate node only),
+    // and the edge told when this node gains or loses it (redis_domains.cpp).
+    void domains_tick();
 
     Options options_;
     RedisClient lease_client_, lookup_client_, publish_client_;
@@ -160,6 +166,9 @@ private:
     bool stopping_ = false;
     bool poked_ = false;  // the watcher looks now (a game moved), not at its next turn
     std::atomic<bool> linked_before_{false};
+    DomainsChanged domains_changed_;            // set once, before domains_candidate_
+    std::atomic<bool> domains_candidate_{false};
+    std::atomic<bool> runs_domains_{false};     // as last told to the edge
     std::atomic<std::uint64_t> refused_{0};
     std::thread publisher_, watcher_;
     std::unique_ptr<RedisSubscriber> subscriber_;  // last: its thread calls the above

@@ -26,6 +26,11 @@
 
 namespace outpost::server::redis {
 
+// The name of the lease of the domains node (the lobby, events, simuls, the analysis
+// queue: one node at a time), key PREFIX "lease:domains". A name that starts with '@' is
+// not a game's (RedisBus refuses such game ids from clients).
+inline constexpr std::string_view DomainsLease = "@domains";
+
 struct Lease {
     std::string game;
     std::string node;       // the holder
@@ -60,7 +65,10 @@ public:
     static bool valid_node_name(std::string_view name);  // 1-64 of A-Z a-z 0-9 . _ -
 
 private:
-    std::string key(std::string_view game) const { return prefix_ + "lease:game:" + std::string(game); }
+    std::string key(std::string_view name) const {
+        if (!name.empty() && name[0] == '@') return prefix_ + "lease:" + std::string(name.substr(1));
+        return prefix_ + "lease:game:" + std::string(name);
+    }
     std::optional<Lease> read_value(std::string_view game, std::string_view value) const;
 
     RedisClient& redis_;
