@@ -42,9 +42,11 @@ struct Cluster {
         nodes.clear();
         if (!url.empty()) PostgresServer::get().drop_database(url);
     }
-    Server& start(const std::string& name) {
-        nodes[name] = std::make_unique<Server>(std::vector<std::string>{"--no-client-limits", "--database", url, "--bus",
-                                                                        redis.url(), "--node", name});
+    // `extra`: more options of `outpost serve` for this node.
+    Server& start(const std::string& name, const std::vector<std::string>& extra = {}) {
+        std::vector<std::string> args{"--no-client-limits", "--database", url, "--bus", redis.url(), "--node", name};
+        args.insert(args.end(), extra.begin(), extra.end());
+        nodes[name] = std::make_unique<Server>(args);
         return *nodes[name];
     }
     int port(const std::string& name) { return nodes.at(name)->port; }
