@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "../support/postgres_server.h"
+#include "server/stores/postgres/pg_db.h"
 #include "server/stores/postgres/pg_stores.h"
+
+#include <chrono>
+#include <thread>
 
 namespace {
 
@@ -67,6 +71,39 @@ TEST_F(PostgreSQLStore, Issue26TheSchemaVersionIsKeptAndANewerDatabaseIsRefused)
     ASSERT_FALSE(games.ok());
     EXPECT_NE(games.error().message.find("newer than this program"), std::string::npos) << games.error().message;
     EXPECT_FALSE(postgres::check_reachable(url).ok());
+}
+
+// Issue 25 on PostgreSQL: the game store reads through several connections, so a heavy
+// read (the profile of an account with 10,000 games) does not hold every other read
+// behind it. Another connection locks the games table; two reads on two threads then
+// both wait for that lock inside PostgreSQL at the same time (on one shared reading
+// connection the second waited for the first in the store instead: one waiter).
+TEST_F(PostgreSQLStore, Issue25TwoReadsOfTheGameStoreRunAtTheSameTime) {
+    auto opened = postgres::open_games(url);
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    std::unique_ptr<Storage> storage = std::move(*opened);
+    pg::Connection locker, watcher;
+    ASSERT_TRUE(locker.open(url).ok());
+    ASSERT_TRUE(watcher.open(url).ok());
+    ASSERT_TRUE(locker.exec("BEGIN; LOCK TABLE games IN ACCESS EXCLUSIVE MODE").ok());
+    auto read = [&] {
+        auto games = storage->games_of_account(7, 100);
+        EXPECT_TRUE(games.ok()) << games.error().message;
+    };
+    std::thread a(read), b(read);
+    std::int64_t waiting = 0;
+    for (int i = 0; i < 100 && waiting < 2; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        auto rows = watcher.run(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname=current_database() AND wait_event_type='Lock'");
+        EXPECT_TRUE(rows.ok()) << rows.error().message;
+        if (!rows.ok()) break;
+        waiting = rows->integer(0, 0);
+    }
+    EXPECT_TRUE(locker.exec("COMMIT").ok());
+    a.join();
+    b.join();
+    EXPECT_EQ(waiting, 2) << "the second read waited for the first in the store";
 }
 
 }  // namespace

@@ -6,9 +6,11 @@
 // server's synchronous_commit, on by default): a kill -9 of the server loses nothing
 // it acknowledged.
 //
-// Two connections: one that writes (the StorageWriter's thread, in batches, and the
-// rare analysis and arbiter writes) and one that reads, so that a game read from the
-// database does not wait for a batch's commit.
+// A connection that writes (the StorageWriter's thread, in batches, and the rare
+// analysis and arbiter writes) and a pool of connections that read (issue 25:
+// connection_pool.h, two a core, 2 to 8), so that a game read from the database waits
+// neither for a batch's commit nor for another reader's heavy read.
+#include "server/stores/connection_pool.h"
 #include "server/stores/game_store.h"
 #include "server/stores/postgres/pg_ratings.h"
 #include "server/stores/postgres/pg_stores.h"
@@ -106,7 +108,12 @@ class PgStorage final : public Storage {
 public:
     Result<bool> open(const std::string& url) {
         if (auto r = writer_.open_store(url); !r) return r;
-        return reader_.open(url);
+        for (int i = 0; i < ConnectionPool<pg::Connection>::for_machine(); ++i) {
+            auto c = std::make_unique<pg::Connection>();
+            if (auto r = c->open(url); !r) return r;
+            readers_.add(std::move(c));
+        }
+        return true;
     }
 
     Result<bool> write(const std::vector<GameWrite>& batch) override {
@@ -120,16 +127,16 @@ public:
 
     Result<std::optional<StoredGame>> load_game(const std::string& id) override {
         static const std::string Sql = "SELECT " + column_list() + " FROM games WHERE id=$1";
-        std::lock_guard lock(reader_.mutex);
-        auto games = read_games(Sql.c_str(), pg::Params()(id));
+        auto reader = readers_.take();
+        auto games = read_games(*reader, Sql.c_str(), pg::Params()(id));
         if (!games) return games.error();
         if (games->empty()) return std::optional<StoredGame>{};
         static const char* const FenceSql = "SELECT fence FROM games WHERE id=$1";
-        auto fence = reader_.run(FenceSql, pg::Params()(id));
+        auto fence = reader->run(FenceSql, pg::Params()(id));
         if (!fence) return fence.error();
         if (!fence->empty()) games->front().fence = fence->integer(0, 0);
         if (games->front().status != "ongoing") {  // P23: what the game did to the ratings
-            auto rating = pg_ratings::of_game(reader_, id);
+            auto rating = pg_ratings::of_game(*reader, id);
             if (!rating) return rating.error();
             games->front().rating = std::move(*rating);
         }
@@ -138,8 +145,8 @@ public:
 
     Result<std::vector<StoredGame>> load_live_games() override {
         static const std::string Sql = "SELECT " + column_list() + " FROM games WHERE status='ongoing'";
-        std::lock_guard lock(reader_.mutex);
-        return read_games(Sql.c_str(), {});
+        auto reader = readers_.take();
+        return read_games(*reader, Sql.c_str(), {});
     }
 
     // `outpost puzzles make --database` (issue 29): ids by bytes after the time, as SQLite orders them.
@@ -147,8 +154,8 @@ public:
         static const char* const Sql =
             "SELECT id FROM games WHERE status<>'ongoing' AND result<>'*' AND variant='standard' "
             "ORDER BY updated_ms, id COLLATE \"C\"";
-        std::lock_guard lock(reader_.mutex);
-        auto rows = reader_.run(Sql);
+        auto reader = readers_.take();
+        auto rows = reader->run(Sql);
         if (!rows) return make_error("read finished games: " + rows.error().message);
         std::vector<std::string> out;
         for (int i = 0; i < rows->size(); ++i) out.push_back(rows->text(i, 0));
@@ -160,11 +167,11 @@ public:
                                        ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "
                                        "WHERE white_token=$1 OR black_token=$1 ORDER BY updated_ms DESC LIMIT 20";
         std::vector<StoredSummary> out;
-        std::lock_guard lock(reader_.mutex);
+        auto reader = readers_.take();
         for (const std::string& t : tokens) {
             if (int(out.size()) >= limit) break;
             if (t.empty()) continue;  // a robot's seat has no token; "" finds nothing
-            auto rows = reader_.run(Sql.c_str(), pg::Params()(t));
+            auto rows = reader->run(Sql.c_str(), pg::Params()(t));
             if (!rows) return rows.error();
             for (int i = 0; i < rows->size(); ++i) {
                 StoredSummary g{read_game_row(*rows, i), int(rows->integer(i, int(Columns.size())))};
@@ -180,8 +187,8 @@ public:
         static const std::string Sql = "SELECT " + column_list() +
                                        ", (SELECT count(*) FROM moves WHERE game_id=games.id) FROM games "
                                        "WHERE white_account=$1 OR black_account=$1 ORDER BY updated_ms DESC LIMIT $2";
-        std::lock_guard lock(reader_.mutex);
-        auto rows = reader_.run(Sql.c_str(), pg::Params()(account_id)(limit));
+        auto reader = readers_.take();
+        auto rows = reader->run(Sql.c_str(), pg::Params()(account_id)(limit));
         if (!rows) return rows.error();
         std::vector<StoredSummary> out;
         for (int i = 0; i < rows->size(); ++i)
@@ -203,8 +210,8 @@ public:
 
     Result<std::optional<StoredAnalysis>> load_analysis(const std::string& game_id) override {
         static const char* const Sql = "SELECT settings, json, created_ms FROM analyses WHERE game_id=$1";
-        std::lock_guard lock(reader_.mutex);
-        auto rows = reader_.run(Sql, pg::Params()(game_id));
+        auto reader = readers_.take();
+        auto rows = reader->run(Sql, pg::Params()(game_id));
         if (!rows) return rows.error();
         if (rows->empty()) return std::optional<StoredAnalysis>{};
         return std::optional<StoredAnalysis>{StoredAnalysis{game_id, rows->text(0, 0), rows->text(0, 1), rows->integer(0, 2)}};
@@ -223,25 +230,25 @@ public:
 
     Result<std::int64_t> arbiter_resume_at(const std::string& id) override {
         static const char* const Sql = "SELECT arbiter_resume_ms FROM games WHERE id=$1";
-        std::lock_guard lock(reader_.mutex);
-        auto rows = reader_.run(Sql, pg::Params()(id));
+        auto reader = readers_.take();
+        auto rows = reader->run(Sql, pg::Params()(id));
         if (!rows) return rows.error();
         return rows->empty() ? std::int64_t(0) : rows->integer(0, 0);
     }
 
     Result<std::vector<StoredRating>> ratings_of(std::int64_t account) override {
-        std::lock_guard lock(reader_.mutex);
-        return pg_ratings::of_account(reader_, account);
+        auto reader = readers_.take();
+        return pg_ratings::of_account(*reader, account);
     }
 
     Result<std::vector<RatingPoint>> rating_history(std::int64_t account, int limit) override {
-        std::lock_guard lock(reader_.mutex);
-        return pg_ratings::history(reader_, account, limit);
+        auto reader = readers_.take();
+        return pg_ratings::history(*reader, account, limit);
     }
 
     Result<std::vector<std::int64_t>> rated_games_between(std::int64_t a, std::int64_t b, std::int64_t since_ms) override {
-        std::lock_guard lock(reader_.mutex);
-        return pg_ratings::between(reader_, a, b, since_ms);
+        auto reader = readers_.take();
+        return pg_ratings::between(*reader, a, b, since_ms);
     }
 
 private:
@@ -325,16 +332,16 @@ private:
         return make_error("unknown write");
     }
 
-    // Under reader_.mutex.
-    Result<std::vector<StoredGame>> read_games(const char* sql, const pg::Params& params) {
+    // On a connection lent by readers_.
+    Result<std::vector<StoredGame>> read_games(pg::Connection& reader, const char* sql, const pg::Params& params) {
         static const char* const MovesSql =
             "SELECT ply, uci, white_ms, black_ms, at_ms, clock_ms FROM moves WHERE game_id=$1 ORDER BY ply";
-        auto rows = reader_.run(sql, params);
+        auto rows = reader.run(sql, params);
         if (!rows) return rows.error();
         std::vector<StoredGame> out;
         for (int i = 0; i < rows->size(); ++i) out.push_back(read_game_row(*rows, i));
         for (StoredGame& g : out) {
-            auto m = reader_.run(MovesSql, pg::Params()(g.id));
+            auto m = reader.run(MovesSql, pg::Params()(g.id));
             if (!m) return make_error("read the moves of game " + g.id + ": " + m.error().message);
             for (int i = 0; i < m->size(); ++i)
                 g.moves.push_back(StoredMove{int(m->integer(i, 0)), m->text(i, 1), m->integer(i, 2), m->integer(i, 3),
@@ -343,7 +350,8 @@ private:
         return out;
     }
 
-    pg::Connection writer_, reader_;
+    pg::Connection writer_;
+    ConnectionPool<pg::Connection> readers_;
 };
 
 }  // namespace

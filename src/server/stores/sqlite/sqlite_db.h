@@ -5,18 +5,17 @@
 #pragma once
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include <sqlite3.h>
 
 #include "chess/result.h"
+#include "server/stores/connection_pool.h"
 
 namespace outpost::server {
 
@@ -140,71 +139,22 @@ inline Result<sqlite3*> open_connection(const std::string& path, int flags) {
     return db;
 }
 
-// Issue 25: a store's read connections. In WAL mode readers wait neither for each
-// other nor for the writer, but one connection serves one statement at a time: a heavy
-// read (the profile of an account with 10,000 games) held every other read behind it.
-// take() lends a free connection, locked, for as long as the lease lives, and waits only
-// when every one is lent. A store in memory (":memory:" is one database per connection)
-// reads through its writer instead: lend() makes every lease that one connection.
-class ReadPool {
+// Issue 25: a store's read connections (connection_pool.h). In WAL mode readers wait
+// neither for each other nor for the writer. A store in memory (":memory:" is one
+// database per connection) reads through its writer instead: lend() makes every lease
+// that one connection.
+class ReadPool : public ConnectionPool<Connection> {
 public:
-    // Connections for a machine: two a core (the request pool's threads), 2 to 8.
-    static int for_machine() { return std::clamp(2 * int(std::max(1u, std::thread::hardware_concurrency())), 2, 8); }
-
     Result<bool> open(const std::string& path, int connections) {
         for (int i = 0; i < std::max(1, connections); ++i) {
             auto db = open_connection(path, SQLITE_OPEN_READONLY);
             if (!db) return db.error();
-            all_.push_back(std::make_unique<Connection>());
-            all_.back()->db = *db;
-            free_.push_back(all_.back().get());
+            auto c = std::make_unique<Connection>();
+            c->db = *db;
+            add(std::move(c));
         }
         return true;
     }
-    void lend(Connection& only) { only_ = &only; }
-    int size() const { return only_ ? 1 : int(all_.size()); }
-
-    class Lease {
-    public:
-        Lease(ReadPool& pool, Connection& c) : pool_(pool), c_(c), lock_(c.mutex) {}
-        ~Lease() {
-            lock_.unlock();
-            pool_.give_back(c_);
-        }
-        Lease(const Lease&) = delete;
-        Lease& operator=(const Lease&) = delete;
-        Connection& operator*() { return c_; }
-        Connection* operator->() { return &c_; }
-
-    private:
-        ReadPool& pool_;
-        Connection& c_;
-        std::unique_lock<std::mutex> lock_;
-    };
-    Lease take() {
-        if (only_) return Lease(*this, *only_);
-        std::unique_lock lock(mutex_);
-        freed_.wait(lock, [this] { return !free_.empty(); });
-        Connection* c = free_.back();
-        free_.pop_back();
-        return Lease(*this, *c);
-    }
-
-private:
-    void give_back(Connection& c) {
-        if (only_) return;
-        {
-            std::lock_guard lock(mutex_);
-            free_.push_back(&c);
-        }
-        freed_.notify_one();
-    }
-
-    Connection* only_ = nullptr;
-    std::vector<std::unique_ptr<Connection>> all_;
-    std::vector<Connection*> free_;
-    std::mutex mutex_;
-    std::condition_variable freed_;
 };
 
 }  // namespace outpost::server
