@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "../support/counted_token.h"
 #include "server/bus/in_process_bus.h"
 #include "server/play/hub.h"
 #include "server/stores/game_store.h"
@@ -113,9 +114,7 @@ struct BusFixture : ::testing::Test {
         env.monotonic_ms = [this] { return now; };
         env.wall_ms = [this] { return 1'700'000'000'000 + now; };
         env.random_token = [this](int len) {
-            std::string s = "b" + std::to_string(++tokens);
-            while (int(s.size()) < len) s += "z";
-            return s;
+            return outpost::test::counted_token('b', ++tokens, len, 'z');
         };
         env.inline_writes = false;  // the writer's own thread, as in `outpost serve`
         hub = std::make_unique<Hub>(env, store.get());

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/counted_token.h"
 #include "server/edge/router.h"
 #include "server/play/hub.h"
 #include "server/stores/game_store.h"
@@ -34,9 +35,7 @@ HubEnv env() {
     e.ask_robot = [](RobotRequest) {};
     int counter = 0;
     e.random_token = [counter](int len) mutable {
-        std::string s = "t" + std::to_string(++counter);
-        while (int(s.size()) < len) s += "x";
-        return s;
+        return outpost::test::counted_token('t', ++counter, len);
     };
     return e;
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "../support/counted_token.h"
 #include "server/play/hub.h"
 #include "server/edge/router.h"
 #include "server/stores/game_store.h"
@@ -35,9 +36,7 @@ struct Fixture : ::testing::Test {
         e.call_back_in = [this](const std::string& id, Millis d) { callbacks.emplace_back(id, d); };
         e.ask_robot = [this](RobotRequest r) { robot_requests.push_back(std::move(r)); };
         e.random_token = [this](int len) {
-            std::string s = "t" + std::to_string(++token_counter);
-            while (int(s.size()) < len) s += "x";
-            return s;
+            return outpost::test::counted_token('t', ++token_counter, len);
         };
         e.levels_json = [] { return std::string(R"({"v":1,"levels":[{"level":1,"elo":800}]})"); };
         e.inline_writes = true;
@@ -545,8 +544,7 @@ TEST_F(Fixture, D4RobotSeatIsNeverUsable) {
     auto g = create({{"opponent", "robot"}, {"color", "white"}, {"level", 2}});
     EXPECT_FALSE(g.black_token.has_value());
     for (int i = 1; i <= token_counter; ++i) {
-        std::string t = "t" + std::to_string(i);
-        while (t.size() < 22) t += "x";
+        std::string t = outpost::test::counted_token('t', i, 22);
         auto c = std::make_shared<Collector>();
         auto r = hub->connect(g.id, t, c);
         if (r.ok()) {

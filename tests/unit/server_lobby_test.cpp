@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "../support/counted_token.h"
 #include "server/play/hub.h"
 #include "server/players/lobby.h"
 #include "server/stores/game_store.h"
@@ -270,9 +271,7 @@ TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {
         h.monotonic_ms = [this] { return now; };
         h.wall_ms = [this] { return 1'700'000'000'000 + now; };
         h.random_token = [&tokens](int len) {
-            std::string s = "t" + std::to_string(++tokens);
-            while (int(s.size()) < len) s += "x";
-            return s;
+            return outpost::test::counted_token('t', ++tokens, len);
         };
         h.inline_writes = true;
         h.on_live_game = [this](const LiveGame& g) { lobby->on_live_game(g); };

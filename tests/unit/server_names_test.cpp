@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "../support/counted_token.h"
 #include "server/play/hub.h"
 #include "server/common/protocol.h"
 #include "server/common/names.h"
@@ -121,9 +122,7 @@ TEST(NamesP21, TheInviteeNamesTheirSeatAndTheOpponentSeesIt) {
     e.monotonic_ms = [&] { return now; };
     e.wall_ms = [&] { return 1'700'000'000'000 + now; };
     e.random_token = [&](int len) {
-        std::string s = "t" + std::to_string(++tokens);
-        while (int(s.size()) < len) s += "x";
-        return s;
+        return outpost::test::counted_token('t', ++tokens, len);
     };
     e.inline_writes = true;
     Hub hub(e, nullptr);

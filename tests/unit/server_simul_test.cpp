@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include "../support/counted_token.h"
 #include "chess/uci.h"
 #include "server/play/hub.h"
 #include "server/events/simul.h"
@@ -38,9 +39,7 @@ struct SimulFixture : ::testing::Test {
     Account host{1, "Hostess"}, anna{2, "anna"}, carl{3, "carl"};
 
     std::string token(int len) {
-        std::string s = "t" + std::to_string(++token_counter);
-        while (int(s.size()) < len) s += "x";
-        return s;
+        return outpost::test::counted_token('t', ++token_counter, len);
     }
     HubEnv hub_env() {
         HubEnv e;

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include <thread>
 
+#include "../support/counted_token.h"
 #include "server/play/hub.h"
 #include "server/stores/game_store.h"
 #include "server/stores/writer.h"
@@ -226,9 +227,7 @@ TEST(Storage, D3AcknowledgementsWaitForDurableBatchesNotTheHub) {
     env.monotonic_ms = [&] { return now.load(); };
     env.wall_ms = [&] { return 1'700'000'000'000 + now.load(); };
     env.random_token = [&](int len) {
-        std::string s = "k" + std::to_string(++tokens);
-        while (int(s.size()) < len) s += "y";
-        return s;
+        return outpost::test::counted_token('k', ++tokens, len, 'y');
     };
     auto hub = std::make_unique<Hub>(env, gated.get());
     constexpr int Games = 8;
