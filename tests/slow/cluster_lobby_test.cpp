@@ -2,7 +2,8 @@
 // thing (tests/support/cluster.h: `outpost serve --bus … --database …` nodes on the
 // test's own PostgreSQL and Redis). One node runs the lobby, events and simuls (the
 // holder of the lease `domains`); a seek posted by a lobby WebSocket on another node is
-// accepted by a lobby WebSocket on a third, both players get the game and play; kill -9
+// accepted by a lobby WebSocket on a third, both players get the game and play; a game
+// run by another node is in the lobby's list (its node's reports reach it); kill -9
 // of the domains node: another runs them within 5 s and a new seek and accept pair.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
@@ -111,6 +112,26 @@ TEST(ClusterLobby, Issue26ItemSixASeekOnOneNodeIsAcceptedOnAnotherAndTheLobbySur
     ASSERT_TRUE(pair_up(seeker, accepter, s, a));
     EXPECT_NE(s.color, a.color);
     ASSERT_TRUE(play_it(c.port(others[0]), c.port(others[1]), s, a));
+
+    // A game run by a node that does not run the domains is in the lobby's list of games
+    // being played: its node's reports reach the domains node.
+    auto [id, white, black] = invite_game(c.port(others[0]));
+    ASSERT_FALSE(id.empty());
+    {
+        const int w = ws(c.port(others[0]), id, white), b = ws(c.port(others[0]), id, black);
+        ASSERT_TRUE(until(w, "state"));
+        ASSERT_TRUE(until(b, "state"));
+        ASSERT_TRUE(play(w, b, 0, 2));
+        close(w);
+        close(b);
+    }
+    const auto listed = [&id](const json& j) {
+        for (const json& g : j.value("games", json::array()))
+            if (g.value("id", "") == id) return true;
+        return false;
+    };
+    EXPECT_TRUE(until(accepter, "lobby", listed, 5000)) << "game " << id << " of node " << others[0]
+                                                        << " is not in the lobby of node " << first;
 
     // kill -9 of the domains node: another runs them within 5 s (the lease's 3 s and
     // the watchers' beat), and the lobby sockets, joined there by their nodes, pair again.
