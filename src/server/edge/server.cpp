@@ -480,9 +480,10 @@ int run_server(const ServerConfig& config) {
         });
         // This node runs the lobby, events and simuls once it holds the domains lease:
         // they are read from the database then (another node ran them until now).
-        cluster->run_domains([&domains, &simuls, ev = events->get()](bool runs) {
+        cluster->run_domains([&domains, &lobby, &simuls, ev = events->get()](bool runs) {
             if (!runs) return;  // the bus took its connections out of the lobby; the pulse stops
-            domains.post([&simuls, ev] {
+            domains.post([&lobby, &simuls, ev] {
+                lobby.forget_games();  // listed when it last ran them: they may have ended
                 if (auto r = ev->reload(); !r) log_event(LogLevel::ERROR, "domains: " + r.error().message);
                 if (auto r = simuls.load(); !r) log_event(LogLevel::ERROR, "domains: the simuls: " + r.error().message);
                 (void)ev->recover_games();
