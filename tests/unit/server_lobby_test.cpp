@@ -371,3 +371,28 @@ TEST_F(LobbyFixture, Issue28Item9SpeedsMiniBoardsAndClaimedNames) {
     const json lobby_state = watcher->last("lobby");
     for (const json& s : lobby_state["speeds"]) EXPECT_EQ(s["playing"], 0) << s.dump();
 }
+
+// Issue 26: a node that runs the lobby again after another did forgets the games it
+// listed (they may have ended meanwhile); the games' next reports list them again.
+TEST_F(LobbyFixture, Issue26ForgetGamesEmptiesTheListUntilTheNextReports) {
+    auto watcher = join("3.3.3.3");
+    LiveGame g;
+    g.id = "g1";
+    g.white = "anna";
+    g.black = "boris";
+    g.time_control = "5+3";
+    g.variant = "standard";
+    g.ply = 1;
+    lobby->on_live_game(g);
+    lobby->tick();
+    ASSERT_EQ(watcher->last("lobby")["games"].size(), 1u);
+    lobby->forget_games();
+    lobby->tick();
+    json m = watcher->last("lobby");
+    EXPECT_EQ(m["games"].size(), 0u);
+    for (const json& s : m["speeds"]) EXPECT_EQ(s["playing"], 0) << s.dump();
+    g.ply = 2;
+    lobby->on_live_game(g);
+    lobby->tick();
+    EXPECT_EQ(watcher->last("lobby")["games"].size(), 1u);
+}

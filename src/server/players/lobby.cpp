@@ -359,6 +359,14 @@ bool Lobby::in_the_list(const Listed& g) const {
     return g.seq >= games_.at(started_[started_.size() - env_.max_games_listed]).seq;
 }
 
+void Lobby::forget_games() {
+    std::lock_guard lock(mutex_);
+    games_.clear();
+    started_.clear();
+    playing_by_speed_.clear();
+    dirty_ = true;
+}
+
 void Lobby::on_live_game(const LiveGame& g) {
     std::lock_guard lock(mutex_);
     auto it = games_.find(g.id);

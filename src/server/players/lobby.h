@@ -76,6 +76,10 @@ public:
     void tick();
     // From the hub, after every change of a game.
     void on_live_game(const LiveGame& g);
+    // Several nodes (issue 26): this node runs the lobby again after another did; the
+    // games it listed before may have ended meanwhile. The list starts empty and fills
+    // with the games' next reports.
+    void forget_games();
 
     // For tests.
     size_t seeks() const;
