@@ -23,7 +23,7 @@ interface LiveGame {
   fen?: string; last_move?: string | null;
 }
 interface Speed { time_control: string; waiting: number; playing: number }
-interface LobbyMessage { t: 'lobby'; seeks: Seek[]; games: LiveGame[]; mine: string[]; playing: number; speeds?: Speed[] }
+interface LobbyMessage { t: 'lobby'; seeks: Seek[]; games: LiveGame[]; mine: string[]; playing: number; speeds?: Speed[]; instance?: string }
 
 // A game being played as a mini board to click (issue 28, item 9), kept from one
 // lobby message to the next so that only its position changes.
@@ -49,6 +49,10 @@ export class LobbyView {
   private retry = 0;
   private timer = 0;
   private last: LobbyMessage | null = null;
+  // Our seeks as the lobby last listed them, kept when the socket closes: the server
+  // withdrew them, and the page posts them again once it is back (docs/protocol.md,
+  // "Lobby": `instance`). Cleared by a pairing and by our own cancel.
+  private lost: Seek[] = [];
   private root: HTMLElement;
   private readonly quickBox = h('div.quick-grid', { role: 'group', 'aria-label': t('lobbyQuick') });
   private readonly seeksBox = h('div.seeks');
@@ -91,6 +95,7 @@ export class LobbyView {
     ws.onclose = (ev) => {
       sessionEnded(ev);
       if (this.ws !== ws) return;
+      if (this.last) this.lost = this.last.seeks.filter((s) => this.mine(s));
       this.ws = null;
       if (this.closed) return;
       this.timer = window.setTimeout(() => this.connect(), Math.min(8000, 500 * 2 ** this.retry++));
@@ -105,10 +110,15 @@ export class LobbyView {
   private receive(text: string) {
     let m: Record<string, unknown>;
     try { m = JSON.parse(text); } catch { return; }
-    if (m.t === 'lobby' && Array.isArray(m.seeks) && Array.isArray(m.games)) {
-      this.last = m as unknown as LobbyMessage;
+    if (m.t === 'lobby' && Array.isArray(m.seeks) && Array.isArray(m.games) && Array.isArray(m.mine)) {
+      const next = m as unknown as LobbyMessage;
+      // Another lobby instance (another node runs the lobby now): ours were left behind.
+      if (this.last && next.instance !== this.last.instance) this.lost = this.last.seeks.filter((s) => this.mine(s));
+      this.last = next;
+      this.repost();
       this.render();
     } else if (m.t === 'paired' && typeof m.game === 'string' && typeof m.seat === 'string') {
+      this.lost = [];
       const color = m.color === 'black' ? 'black' : 'white';
       saveSeat({ game: m.game, token: m.seat, color, created: Date.now() });
       location.hash = `#/game/${m.game}?seat=${encodeURIComponent(m.seat)}`;
@@ -118,6 +128,18 @@ export class LobbyView {
   }
 
   private mine(s: Seek) { return this.last?.mine.includes(s.id) ?? false; }
+
+  // The seeks and quick-pairing waits the lobby lost, posted again (once: an error
+  // answer, such as a limit, is shown and not retried).
+  private repost() {
+    const lost = this.lost;
+    this.lost = [];
+    for (const s of lost) {
+      if (s.quick) this.send({ t: 'quick', time_control: s.time_control, rated: s.rated, name: this.name() });
+      else this.send({ t: 'seek', time_control: s.time_control, variant: s.variant, color: s.color, rated: s.rated,
+        rating_min: s.rating_min ?? undefined, rating_max: s.rating_max ?? undefined, name: this.name() });
+    }
+  }
 
   private render() { redrawKeepingFocus(this.root, () => this.draw()); }
 

@@ -80,3 +80,40 @@ test('SIGTERM closes the game socket with 1012 and the page reconnects to the ne
   second.proc.kill('SIGTERM');
   assert.equal((await second.exited).code, 0);
 });
+
+// Issue 26 (docs/protocol.md "Lobby", `instance`): seeks live in the lobby's memory. When
+// the lobby the page waited in is gone (here its server restarted; with several nodes,
+// another node runs the lobby), the page posts its seek and its quick-pairing wait again.
+test('the lobby page posts its seek and its quick pairing again in the next lobby', async (t) => {
+  const bin = process.env.OUTPOST_BIN;
+  if (!bin) { t.skip('OUTPOST_BIN is not set'); return; }
+  const db = path.join(dir, 'lobby-restart.db');
+  const first = serve(bin, 0, db);
+  running.push(first);
+  const port = await first.ready;
+  const anna = await newPage(browser, `http://127.0.0.1:${port}/#/lobby`);
+  await anna.fill('[data-field=lobby-name]', 'Anna');
+  await anna.click('[data-quick="3+2"]');
+  await anna.waitForSelector('[data-quick="3+2"][aria-pressed=true]');
+  await anna.selectOption('[data-field=seek-tc]', '5+3');
+  await anna.click('[data-action=create-seek]');
+  await anna.waitForSelector('[data-action=cancel-seek]');
+
+  first.proc.kill('SIGTERM');
+  assert.equal((await first.exited).code, 0);
+  const second = serve(bin, port, db);
+  running.push(second);
+  assert.equal(await second.ready, port);
+  // Someone else in the new lobby sees Anna's seek and her wait at 3+2.
+  const boris = await newPage(browser, `http://127.0.0.1:${port}/#/lobby`);
+  await boris.waitForSelector('[data-quick="3+2"][data-waiting="1"]', { timeout: 15000 });
+  await boris.waitForSelector('tr[data-seek] [data-action=accept-seek]', { timeout: 15000 });
+  const rows = await boris.locator('tr[data-seek]').allTextContents();
+  assert.ok(rows.some((r) => r.includes('Anna') && r.includes('5+3')), JSON.stringify(rows));
+  // Posted once each, not twice.
+  await boris.waitForTimeout(1000);
+  assert.equal(await boris.locator('[data-quick="5+3"][data-waiting="1"]').count(), 1);
+  assert.equal(await boris.locator('[data-quick="3+2"][data-waiting="1"]').count(), 1);
+  second.proc.kill('SIGTERM');
+  assert.equal((await second.exited).code, 0);
+});

@@ -40,6 +40,9 @@ std::optional<ProtocolError> field(const json& j, const char* name, std::optiona
 }  // namespace
 
 Lobby::Lobby(LobbyEnv env) : env_(std::move(env)) {
+    std::random_device random;
+    const std::uint64_t n = (std::uint64_t(random()) << 32) ^ random();
+    for (int i = 0; i < 12; ++i) instance_ += "0123456789abcdefghijklmnopqrstuvwxyz"[(n >> (5 * i)) % 36];
     if (!env_.coin) env_.coin = [] {
         static thread_local std::mt19937 rng{std::random_device{}()};  // colours, not secrets
         return (rng() & 1) != 0;
@@ -439,7 +442,8 @@ std::string Lobby::snapshot_common() const {
         auto p = playing_by_speed_.find(q);
         speeds.push_back({{"time_control", q}, {"waiting", waiting}, {"playing", p == playing_by_speed_.end() ? 0 : p->second}});
     }
-    json j = {{"seeks", std::move(seeks)}, {"games", std::move(games)}, {"playing", games_.size()}, {"speeds", std::move(speeds)}};
+    json j = {{"instance", instance_}, {"seeks", std::move(seeks)}, {"games", std::move(games)},
+              {"playing", games_.size()}, {"speeds", std::move(speeds)}};
     std::string text = dump_json(j);
     return text.substr(1, text.size() - 2);  // the fields, without the braces
 }

@@ -125,6 +125,10 @@ private:
     void send_lobby_to(const Subscriber* who, const std::string& common);
 
     LobbyEnv env_;
+    // This lobby's name in every `lobby` message (docs/protocol.md): a page that sees it
+    // change knows its seeks were left behind (another node runs the lobby now: issue 26)
+    // and posts them again. Random at start; not a secret.
+    std::string instance_;
     mutable std::mutex mutex_;
     std::map<const Subscriber*, Member> members_;
     std::vector<Seek> seeks_;  // oldest first
