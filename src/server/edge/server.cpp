@@ -7,6 +7,7 @@
 #include "server/edge/server.h"
 
 #include "server/edge/http_answers.h"
+#include "server/edge/http_forward.h"
 #include "server/edge/ws_session.h"
 
 namespace outpost::server {
@@ -84,7 +85,7 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
             PoolAnswer answer;
             std::function<HttpResponse()> work = [shared, identified, request = std::move(request)]() mutable {
                 identified(request);
-                return dispatch(shared, request);
+                return answer_here_or_forward(shared, request);  // issue 26: the domains node's routes
             };
             if (!post_to_pool(*shared.work, co_await asio::this_coro::executor, answer, std::move(work))) {
                 r = pool_busy();
@@ -453,7 +454,21 @@ int run_server(const ServerConfig& config) {
     // the network threads come first), the lobby's and simuls' messages on one thread.
     WorkPool requests(WorkPool::for_cores(2, 2, 16), 256, 5);
     WorkPool domains(1, 4096);
-    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles, &requests, &domains}), asio::detached);
+    const Shared shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles, &requests, &domains};
+    // Issue 26: the requests other nodes forward here (http_forward.h), on the request
+    // pool; none once the pool and the services are about to go (`unanswer`).
+    struct Unanswer {
+        ClusterBus* bus;
+        ~Unanswer() {
+            if (bus) bus->answer_http(nullptr);
+        }
+    } unanswer{cluster.get()};
+    if (cluster)
+        cluster->answer_http([shared, &requests](HttpRequest q, ClusterBus::HttpReply reply) {
+            if (!requests.try_post([shared, q = std::move(q), reply] { reply(answer_forwarded(shared, q)); }))
+                reply(pool_busy());
+        });
+    asio::co_spawn(ioc, listener(acceptor, shared), asio::detached);
     if (listening->redirect)
         asio::co_spawn(ioc,
                        https_redirect_listener(std::move(*listening->redirect), port,
