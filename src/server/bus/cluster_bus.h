@@ -51,6 +51,14 @@ public:
     // Called on one bus thread, in order; a node that never calls this never runs them.
     using DomainsChanged = std::function<void(bool runs)>;
     virtual void run_domains(DomainsChanged changed) = 0;
+    // A game's report (the hub's LiveGame as JSON, play/live_game_json.h) for the lobby,
+    // events and simuls of the domains node: published to it, in this node's order, and
+    // handed there to `receive_reports`' callback (on the bus's thread: it must not
+    // block). Never blocks; dropped (and counted) when no domains node is known: a
+    // node that gains the domains recovers events' results from the database.
+    virtual void report_to_domains(std::string json) = 0;
+    using DomainsReport = std::function<void(const std::string& json)>;
+    virtual void receive_reports(DomainsReport deliver) = 0;
     // SIGTERM: every game this node runs is dropped and its lease released at once, and
     // the nodes of its followers told, so that another node takes it over now.
     virtual void hand_over() = 0;

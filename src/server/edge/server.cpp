@@ -9,6 +9,7 @@
 #include "server/edge/http_answers.h"
 #include "server/edge/http_forward.h"
 #include "server/edge/ws_session.h"
+#include "server/play/live_game_json.h"
 
 namespace outpost::server {
 namespace {
@@ -322,12 +323,18 @@ int run_server(const ServerConfig& config) {
     // other domains', so a game's end never waits for the events' or simuls' lock.
     // Declared after them below (`live_feed`): destroyed first, delivering what waits.
     std::atomic<WorkPool*> live_feed{nullptr};
-    env.on_live_game = [&lobby, &simuls, &events_hook, &live_feed](const LiveGame& g) {
+    const auto to_domains = [&lobby, &simuls, &events_hook](const LiveGame& g) {
+        lobby.on_live_game(g);
+        simuls.on_live_game(g);
+        if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
+    };
+    // Several nodes (issue 26): they run on the domains node; another node publishes its
+    // games' reports to it, in order (delivered there to the same calls, below).
+    env.on_live_game = [&to_domains, &live_feed, c = cluster.get()](const LiveGame& g) {
         WorkPool* feed = live_feed.load();
-        auto report = [&lobby, &simuls, &events_hook, g] {
-            lobby.on_live_game(g);
-            simuls.on_live_game(g);
-            if (auto* ev = events_hook.load(); ev && g.over) ev->on_game_over(g);
+        auto report = [&to_domains, c, g] {
+            if (c && !c->runs_domains()) return c->report_to_domains(live_game_json(g));
+            to_domains(g);
         };
         if (feed) feed->post(std::move(report));
         else report();  // at start-up, before the feed runs
@@ -373,15 +380,18 @@ int run_server(const ServerConfig& config) {
         return 1;
     }
 
-    if (auto loaded = simuls.load(); !loaded) {
+    // Several nodes: done by the node that gains the domains lease (below).
+    if (auto loaded = cluster ? Result<int>(0) : simuls.load(); !loaded) {
         log_event(LogLevel::ERROR, "outpost serve: " + loaded.error().message);
         return 1;
     }
     // Issue 13: boards of a round whose games a stop kept from being made (or linked)
     // get them; results of event games that ended while the server was down, or in
     // the hub just before a stop, reach their boards.
-    (void)(*events)->recover_games();
-    (void)(*events)->recover_results();
+    if (!cluster) {
+        (void)(*events)->recover_games();
+        (void)(*events)->recover_results();
+    }
 
     AnalysisService::Options analysis_options;
     analysis_options.pool.workers = config.analysis_workers;
@@ -454,6 +464,33 @@ int run_server(const ServerConfig& config) {
     // the network threads come first), the lobby's and simuls' messages on one thread.
     WorkPool requests(WorkPool::for_cores(2, 2, 16), 256, 5);
     WorkPool domains(1, 4096);
+    // The bus's threads call the domains (below) and the events: stopped before them.
+    StopCluster stop_cluster_first{cluster.get()};
+    if (cluster) {
+        // Issue 26: the games' reports of the other nodes, read as hostile.
+        cluster->receive_reports([&live_feed, &to_domains](const std::string& text) {
+            static std::atomic<std::uint64_t> refused{0};
+            auto g = read_live_game(text);
+            if (!g) {
+                if (refused.fetch_add(1) % 1000 == 0)
+                    log_event(LogLevel::WARN, "bus: a game's report from another node was refused",
+                              {{"error", g.error().message}, {"refused", std::int64_t(refused.load())}});
+                return;
+            }
+            if (WorkPool* queue = live_feed.load()) queue->post([&to_domains, r = *g] { to_domains(r); });
+        });
+        // This node runs the lobby, events and simuls once it holds the domains lease:
+        // they are read from the database then (another node ran them until now).
+        cluster->run_domains([&domains, &simuls, ev = events->get()](bool runs) {
+            if (!runs) return;  // the bus took its connections out of the lobby; the pulse stops
+            domains.post([&simuls, ev] {
+                if (auto r = ev->reload(); !r) log_event(LogLevel::ERROR, "domains: " + r.error().message);
+                if (auto r = simuls.load(); !r) log_event(LogLevel::ERROR, "domains: the simuls: " + r.error().message);
+                (void)ev->recover_games();
+                (void)ev->recover_results();
+            });
+        });
+    }
     const Shared shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles, &requests, &domains};
     // Issue 26: the requests other nodes forward here (http_forward.h), on the request
     // pool; none once the pool and the services are about to go (`unanswer`).
@@ -489,7 +526,8 @@ int run_server(const ServerConfig& config) {
     }
     // The lobby's and simuls' pulse: quick pairing as ranges widen, the changes sent
     // out, the simuls' writes; on the domains thread, never here (edge/domain_pulse.h).
-    auto pulse = std::make_shared<DomainPulse>(ioc, domains, 500ms, [&lobby, &simuls] {
+    auto pulse = std::make_shared<DomainPulse>(ioc, domains, 500ms, [&lobby, &simuls, c = cluster.get()] {
+        if (c && !c->runs_domains()) return;  // another node runs them
         lobby.tick();
         simuls.tick();
     });

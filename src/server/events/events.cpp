@@ -174,6 +174,24 @@ Answer<std::unique_ptr<EventService>> EventService::open(EventStore* store, Hub&
     return service;
 }
 
+Result<int> EventService::reload() {
+    auto stored = store_->load_all();
+    if (!stored) return make_error("the events: " + stored.error().message);
+    std::map<std::int64_t, Event> events;
+    std::map<std::string, std::pair<std::int64_t, std::pair<int, int>>> by_game;
+    for (StoredEvent& st : *stored) {
+        Event e = event_from_stored(std::move(st));
+        for (const EventBoard& b : e.boards)
+            if (!b.game_id.empty()) by_game[b.game_id] = {e.id, {b.round, b.board}};
+        const std::int64_t id = e.id;
+        events[id] = std::move(e);
+    }
+    std::lock_guard lock(mutex_);
+    events_ = std::move(events);
+    by_game_ = std::move(by_game);
+    return int(events_.size());
+}
+
 EventService::EventService(EventStore* store, Hub& hub, std::function<std::int64_t()> wall_ms,
                            std::vector<std::string> allowed_origins)
     : store_(store), hub_(hub), wall_ms_(std::move(wall_ms)), allowed_origins_(std::move(allowed_origins)) {}

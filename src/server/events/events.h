@@ -108,6 +108,9 @@ public:
     // a game made before the stop is linked, not made again). Over-the-board events,
     // byes and decided boards get none. Returns the boards given a game.
     int recover_games();
+    // Several nodes (issue 26): the events read again from the store, as open() does,
+    // when this node becomes the one that runs them (another ran them meanwhile).
+    Result<int> reload();
 
     // The operations behind the routes (also for tests). JSON bodies as in docs/protocol.md.
     Answer<std::string> create(const Account& organiser, std::string_view body);

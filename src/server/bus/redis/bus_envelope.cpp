@@ -16,12 +16,18 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* KindNames[] = {"join", "msg", "leave", "out", "moved"};
+constexpr const char* KindNames[] = {"join", "msg", "leave", "out", "moved", "report"};
 
 bool needs_sender(Envelope::Kind k) {
-    return k == Envelope::Kind::JOIN || k == Envelope::Kind::MESSAGE || k == Envelope::Kind::LEAVE;
+    return k == Envelope::Kind::JOIN || k == Envelope::Kind::MESSAGE || k == Envelope::Kind::LEAVE ||
+           k == Envelope::Kind::REPORT;
 }
-bool needs_address(Envelope::Kind k) { return k != Envelope::Kind::OUT; }
+bool needs_address(Envelope::Kind k) { return k != Envelope::Kind::OUT && k != Envelope::Kind::REPORT; }
+bool needs_conn(Envelope::Kind k) { return k != Envelope::Kind::REPORT; }
+
+// An address a connection may follow through another node: a game's, an event's or a
+// simul's with an id, or the lobby.
+bool forwardable(const Address& a) { return a.topic == Topic::LOBBY ? a.id.empty() : !a.id.empty(); }
 
 Result<std::string> text_field(const json& j, const char* name, std::size_t max, bool required) {
     auto it = j.find(name);
@@ -52,7 +58,7 @@ Result<std::int64_t> int_field(const json& j, const char* name, std::int64_t lo,
 std::string encode(const Envelope& e) {
     json j;
     j["t"] = KindNames[int(e.kind)];
-    j["conn"] = e.conn;
+    if (needs_conn(e.kind)) j["conn"] = e.conn;
     if (needs_sender(e.kind)) j["node"] = e.node;
     if (needs_address(e.kind)) j["at"] = e.address;
     if (e.kind == Envelope::Kind::JOIN) {
@@ -63,7 +69,8 @@ std::string encode(const Envelope& e) {
         }
         if (!e.client.empty()) j["client"] = e.client;
     }
-    if (e.kind == Envelope::Kind::MESSAGE || e.kind == Envelope::Kind::OUT) j["text"] = e.text;
+    if (e.kind == Envelope::Kind::MESSAGE || e.kind == Envelope::Kind::OUT || e.kind == Envelope::Kind::REPORT)
+        j["text"] = e.text;
     if (e.kind == Envelope::Kind::MESSAGE && e.lag_ms) j["lag"] = e.lag_ms;
     // Invalid UTF-8 in a client's text is replaced rather than thrown on.
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -81,9 +88,11 @@ Result<Envelope> decode(std::string_view payload) {
         if (*kind == KindNames[i]) k = i;
     if (k < 0) return make_error("a bus message of unknown kind \"" + kind->substr(0, 16) + "\"");
     e.kind = Envelope::Kind(k);
-    auto conn = int_field(j, "conn", 1, std::numeric_limits<std::int64_t>::max());
-    if (!conn || *conn == 0) return make_error("a bus message without a connection number (\"conn\" >= 1)");
-    e.conn = std::uint64_t(*conn);
+    if (needs_conn(e.kind)) {
+        auto conn = int_field(j, "conn", 1, std::numeric_limits<std::int64_t>::max());
+        if (!conn || *conn == 0) return make_error("a bus message without a connection number (\"conn\" >= 1)");
+        e.conn = std::uint64_t(*conn);
+    }
     if (needs_sender(e.kind)) {
         auto node = text_field(j, "node", 64, true);
         if (!node) return make_error("a bus message: " + node.error().message);
@@ -94,8 +103,8 @@ Result<Envelope> decode(std::string_view payload) {
         auto at = text_field(j, "at", 80, true);
         if (!at) return make_error("a bus message: " + at.error().message);
         auto address = Address::parse(*at);
-        if (!address || address->topic != Topic::GAME || address->id.empty())
-            return make_error("a bus message for an address that is not a game's");
+        if (!address || !forwardable(*address))
+            return make_error("a bus message for an address that is not one (a game's, an event's, a simul's or the lobby)");
         e.address = std::move(*at);
     }
     const bool message = e.kind == Envelope::Kind::MESSAGE;
@@ -113,6 +122,12 @@ Result<Envelope> decode(std::string_view payload) {
     if (message || e.kind == Envelope::Kind::OUT) {
         auto text = text_field(j, "text", message ? MaxForwardedMessage : MaxEnvelopeBytes, true);
         if (!text) return make_error("a bus message: " + text.error().message);
+        e.text = std::move(*text);
+    }
+    if (e.kind == Envelope::Kind::REPORT) {  // its fields are read where it is delivered
+        auto text = text_field(j, "text", MaxReportBytes, true);
+        if (!text) return make_error("a bus message: " + text.error().message);
+        if (!json::accept(*text)) return make_error("a bus message: a report that is not JSON");
         e.text = std::move(*text);
     }
     if (message) {

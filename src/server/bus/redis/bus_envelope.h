@@ -1,6 +1,7 @@
 // Outpost — the messages between nodes on their Redis channels (issue 26,
 // docs/scaling.md "The bus between nodes"): a connection's join, message and leave
-// forwarded to the node that runs its game, and that node's answers back.
+// forwarded to the node that runs its game (or, for the lobby, events and simuls, to the
+// domains node), that node's answers back, and the games' reports to the domains node.
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // One JSON object a message. Whatever comes from Redis is read as hostile: a message
@@ -24,22 +25,26 @@ struct Envelope {
         LEAVE,    // node -> owner: the connection is gone
         OUT,      // owner -> node: a text for one connection (state, move, error...)
         MOVED,    // owner -> node: this node does not run the game (any more): find who does
+        REPORT,   // node -> the domains node: a game's report for the lobby, events, simuls
     };
     Kind kind = Kind::OUT;
     std::string node;         // the sender (JOIN, MESSAGE, LEAVE): where answers go
-    std::uint64_t conn = 0;   // the connection, numbered by its own node
-    std::string address;      // "game:ID" (JOIN, MESSAGE, LEAVE, MOVED)
+    std::uint64_t conn = 0;   // the connection, numbered by its own node (none for REPORT)
+    // "game:ID", "lobby", "event:ID" or "simul:ID" (JOIN, MESSAGE, LEAVE, MOVED): a game's
+    // goes to the node that holds its lease, the others to the domains node.
+    std::string address;
     std::string token;        // JOIN: the seat's token
     std::int64_t account = 0; // JOIN: the signed-in account (0: anonymous)
     std::string account_name;
     std::string client;       // JOIN: the client's key for per-client limits
-    std::string text;         // MESSAGE, OUT
+    std::string text;         // MESSAGE, OUT, REPORT (a JSON object, play/live_game_json.h)
     std::int64_t lag_ms = 0;  // MESSAGE: the lag measured on the connection (C5)
 };
 
 // Bounds of what is read.
 inline constexpr std::size_t MaxEnvelopeBytes = 4u << 20;  // a full state of a long game fits
 inline constexpr std::size_t MaxForwardedMessage = 4096;   // a client's message (as on a WebSocket)
+inline constexpr std::size_t MaxReportBytes = 16384;       // a game's report (names, FEN, result)
 
 std::string encode(const Envelope& e);
 Result<Envelope> decode(std::string_view payload);

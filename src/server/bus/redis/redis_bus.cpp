@@ -143,15 +143,6 @@ Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>
     f.token = std::string(c.token);
     if (c.account) f.account = *c.account;
     f.client = c.client;
-    if (at.topic != Topic::GAME) {  // the lobby and simuls: this node's own
-        auto seat = h->on_join(at, who, c);
-        if (!seat) return seat;
-        f.owner = node();
-        f.seat = *seat;
-        std::lock_guard lock(mutex_);
-        follows_[key] = std::move(f);
-        return seat;
-    }
     {
         std::lock_guard lock(mutex_);
         f.conn = ++next_conn_;
@@ -163,11 +154,12 @@ Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>
         follows_.erase(key);
         by_conn_.erase(conn);
     };
-    auto owner = owner_of(at.id);
+    auto owner = owner_at(at);
     if (!owner) {
         forget();
         return bus_away();
     }
+    if (owner->empty()) return Seat::SPECTATOR;  // no domains node now: joined by the watcher once there is
     if (*owner == node()) {
         auto seat = h->on_join(at, who, c);
         if (seat) {
@@ -180,8 +172,8 @@ Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>
             return seat;
         }
         // Another node took it meanwhile: joined there, or by the watcher in a moment.
-        owner = owner_of(at.id);
-        if (!owner || *owner == node()) return Seat::SPECTATOR;
+        owner = owner_at(at);
+        if (!owner || owner->empty() || *owner == node()) return Seat::SPECTATOR;
     }
     Envelope e;
     e.kind = Envelope::Kind::JOIN;
@@ -210,10 +202,10 @@ bool RedisBus::route(const FollowKey& key) {
     }
     auto who = f.who.lock();
     if (!who) return true;  // gone; its leave is on its way
-    auto owner = owner_of(f.at.id);
-    if (!owner) return false;
+    auto owner = owner_at(f.at);
+    if (!owner || owner->empty()) return false;
     if (*owner == node()) {
-        BusHandler* h = handler(Topic::GAME);
+        BusHandler* h = handler(f.at.topic);
         if (!h) return true;
         std::lock_guard joining(joining_);
         {
@@ -271,8 +263,8 @@ void RedisBus::send(const Address& at, Subscriber& from, std::string_view text, 
     const auto answer = [&from](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
     if (!h) return answer(no_address(at));
     if (!f) return answer({"not_joined", "join " + at.text() + " before sending to it", 409});
-    if (at.topic != Topic::GAME) return h->on_message(ClientIn{at, from, f->seat, text, nullptr, lag_ms});
     if (f->owner == node()) {
+        if (at.topic != Topic::GAME) return h->on_message(ClientIn{at, from, f->seat, text, nullptr, lag_ms});
         auto message = read_client_message(text);
         if (!message) return answer(message.error());
         return h->on_message(ClientIn{at, from, f->seat, text, &*message, lag_ms});
@@ -280,7 +272,7 @@ void RedisBus::send(const Address& at, Subscriber& from, std::string_view text, 
     if (f->owner.empty()) {
         const FollowKey key{&from, at};
         if (hold(0, &key, std::string(text.substr(0, MaxForwardedMessage)))) return;
-        return answer({"unavailable", "the game is moving to another node: send it again in a moment", 503});
+        return answer({"unavailable", at.text() + " is moving to another node: send it again in a moment", 503});
     }
     Envelope e;
     e.kind = Envelope::Kind::MESSAGE;
@@ -417,8 +409,8 @@ void RedisBus::forget_node(const std::string& gone) {
     if (left.empty()) return;
     log_event(LogLevel::WARN, "bus: a node is gone; its connections leave this node's games",
               {{"node", gone}, {"connections", std::int64_t(left.size())}});
-    if (BusHandler* h = handler(Topic::GAME))
-        for (const Remote& r : left) h->on_leave(r.at, r.proxy.get());
+    for (const Remote& r : left)
+        if (BusHandler* h = handler(r.at.topic)) h->on_leave(r.at, r.proxy.get());
 }
 
 void RedisBus::watcher() {
@@ -430,27 +422,33 @@ void RedisBus::watcher() {
             poked_ = false;
         }
         domains_tick();
-        // The games followed elsewhere, and the follows waiting for an owner.
-        std::map<std::string, std::string> elsewhere;  // game -> the owner as known
+        // The addresses followed elsewhere, and the follows waiting for an owner.
+        std::map<Address, std::string> elsewhere;  // address -> the owner as known
         std::vector<FollowKey> todo;
         {
             std::lock_guard lock(mutex_);
             for (const auto& [key, f] : follows_) {
-                if (f.at.topic != Topic::GAME || f.owner == node()) continue;
+                if (f.owner == node()) continue;
                 if (f.owner.empty()) todo.push_back(key);
-                else elsewhere.emplace(f.at.id, f.owner);
+                else elsewhere.emplace(f.at, f.owner);
             }
         }
-        std::set<std::string> changed;
-        for (const auto& [game, known] : elsewhere) {
-            auto now = owner_of(game);
-            if (now && *now != known) changed.insert(game);
+        std::set<Address> changed;
+        std::optional<std::optional<std::string>> domains;  // asked once a turn
+        for (const auto& [at, known] : elsewhere) {
+            std::optional<std::string> now;
+            if (at.topic == Topic::GAME) {
+                now = owner_of(at.id);
+            } else {
+                if (!domains) domains = owner_at(at);
+                now = *domains;
+            }
+            if (now && *now != known) changed.insert(at);
         }
         if (!changed.empty()) {
             std::lock_guard lock(mutex_);
             for (const auto& [key, f] : follows_)
-                if (f.at.topic == Topic::GAME && f.owner != node() && !f.owner.empty() && changed.count(f.at.id))
-                    todo.push_back(key);
+                if (f.owner != node() && !f.owner.empty() && changed.count(f.at)) todo.push_back(key);
         }
         for (const FollowKey& key : todo) (void)route(key);
     }
@@ -472,7 +470,7 @@ void RedisBus::on_link(bool up) {
     {
         std::lock_guard lock(mutex_);
         for (auto& [key, f] : follows_)
-            if (f.at.topic == Topic::GAME && f.owner != node()) f.owner.clear();
+            if (f.owner != node()) f.owner.clear();
     }
     poke();
     log_event(LogLevel::INFO, "bus: Redis is back; following games elsewhere again");
@@ -509,6 +507,7 @@ void RedisBus::release_followers(const std::string& game, const std::vector<std:
 }
 
 void RedisBus::hand_over() {
+    hand_over_domains();  // redis_domains.cpp
     if (!drop_ || !live_ || !keeper_) return;
     const auto games = live_();
     for (const std::string& game : games) {

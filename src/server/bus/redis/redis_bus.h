@@ -71,6 +71,8 @@ public:
     std::string domains_node() override;  // redis_domains.cpp
     bool runs_domains() override;
     void run_domains(DomainsChanged changed) override;
+    void report_to_domains(std::string json) override;
+    void receive_reports(DomainsReport deliver) override;
     void hand_over() override;
     void stop() override;
     const std::string& node() const override { return options_.node; }
@@ -82,6 +84,7 @@ public:
     std::uint64_t refused_messages() const { return refused_.load(); }
     std::size_t leases_held() const { return keeper_->size(); }
     std::size_t leases_parked() const { return keeper_->parked_size(); }
+    std::uint64_t reports_dropped() const { return reports_dropped_.load(); }
 
 private:
     explicit RedisBus(Options options);
@@ -121,6 +124,9 @@ private:
     // The node that runs a game now: this one when it holds the lease or nobody does
     // (the hub then takes it); none when Redis cannot be reached.
     std::optional<std::string> owner_of(const std::string& game);
+    // The node that serves an address now: a game's as above; the lobby's, an event's
+    // and a simul's is the domains node ("": none now, the follow waits for one).
+    std::optional<std::string> owner_at(const Address& at);
     // Joins a follow of a game where its game runs now; false when it must wait (the
     // game is changing hands, Redis is away).
     bool route(const FollowKey& key);
@@ -148,6 +154,11 @@ private:
     // The watcher's turn for the domains lease: taken when free (a candidate node only),
     // and the edge told when this node gains or loses it (redis_domains.cpp).
     void domains_tick();
+    // This node no longer runs the domains: the connections following the lobby and the
+    // simuls here (its own and other nodes') leave them and look for the new node.
+    void domains_lost();
+    void hand_over_domains();  // SIGTERM: the lease released, its followers told
+    void report_in(const Envelope& e);
 
     Options options_;
     RedisClient lease_client_, lookup_client_, publish_client_;
@@ -178,6 +189,10 @@ private:
     DomainsChanged domains_changed_;            // set once, before domains_candidate_
     std::atomic<bool> domains_candidate_{false};
     std::atomic<bool> runs_domains_{false};     // as last told to the edge
+    DomainsReport reports_;                     // set before serving
+    std::mutex domains_mutex_;
+    std::string domains_known_;                 // the domains node at the watcher's last turn
+    std::atomic<std::uint64_t> reports_dropped_{0};
     std::atomic<std::uint64_t> refused_{0};
     std::shared_ptr<HttpCalls> http_;  // redis_http.h
     std::thread publisher_, watcher_;

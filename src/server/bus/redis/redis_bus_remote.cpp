@@ -26,13 +26,22 @@ void RedisBus::on_node_message(const std::string& payload) {
     case Envelope::Kind::LEAVE: return remote_leave(*e);
     case Envelope::Kind::OUT: return deliver_out(*e);
     case Envelope::Kind::MOVED: return moved(*e);
+    case Envelope::Kind::REPORT: return report_in(*e);  // redis_domains.cpp
     }
 }
 
 void RedisBus::remote_join(const Envelope& e) {
-    BusHandler* h = handler(Topic::GAME);
     auto at = Address::parse(e.address);
-    if (!h || !at) return;
+    if (!at) return;
+    BusHandler* h = handler(at->topic);
+    if (!h) return;
+    if (at->topic != Topic::GAME && !runs_domains()) {  // not (or no longer) the domains node
+        Envelope answer;
+        answer.kind = Envelope::Kind::MOVED;
+        answer.conn = e.conn;
+        answer.address = e.address;
+        return post(e.node, answer);
+    }
     const std::pair<std::string, std::uint64_t> key{e.node, e.conn};
     std::shared_ptr<Proxy> old;
     {
@@ -69,8 +78,6 @@ void RedisBus::remote_join(const Envelope& e) {
 }
 
 void RedisBus::remote_message(const Envelope& e) {
-    BusHandler* h = handler(Topic::GAME);
-    if (!h) return;
     std::optional<Remote> r;
     {
         std::lock_guard lock(mutex_);
@@ -85,13 +92,15 @@ void RedisBus::remote_message(const Envelope& e) {
         answer.address = e.address;
         return post(e.node, answer);
     }
+    BusHandler* h = handler(r->at.topic);
+    if (!h) return;
+    if (r->at.topic != Topic::GAME) return h->on_message(ClientIn{r->at, *r->proxy, r->seat, e.text, nullptr, e.lag_ms});
     auto message = read_client_message(e.text);
     if (!message) return r->proxy->deliver(std::make_shared<const std::string>(error_json(message.error())));
     h->on_message(ClientIn{r->at, *r->proxy, r->seat, e.text, &*message, e.lag_ms});
 }
 
 void RedisBus::remote_leave(const Envelope& e) {
-    BusHandler* h = handler(Topic::GAME);
     std::optional<Remote> r;
     {
         std::lock_guard lock(mutex_);
@@ -100,7 +109,8 @@ void RedisBus::remote_leave(const Envelope& e) {
             remote_.erase(it);
         }
     }
-    if (h && r) h->on_leave(r->at, r->proxy.get());
+    if (!r) return;
+    if (BusHandler* h = handler(r->at.topic)) h->on_leave(r->at, r->proxy.get());
 }
 
 void RedisBus::deliver_out(const Envelope& e) {

@@ -3,15 +3,18 @@
 // (PREFIX "lease:domains", a fencing token like a game's), renewed by the LeaseKeeper
 // with the games' leases. A candidate node's watcher takes it when it is free (at the
 // start, the first node to ask; after kill -9 of its holder, within the lease time and
-// one watch period; at once after a SIGTERM hand-over, which releases it).
+// one watch period; at once after a SIGTERM hand-over, which releases it). The other
+// nodes forward their connections to the lobby and the simuls to it, as to a game's
+// node, and publish their games' reports to it.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/bus/redis/redis_bus.h"
+#include "server/bus/redis/redis_bus_proxy.h"
 #include "server/observe/log.h"
 
 namespace outpost::server::redis {
 
 std::string RedisBus::domains_node() {
-    if (keeper_ && keeper_->held(std::string(DomainsLease))) return node();
+    if (runs_domains_.load()) return node();
     auto h = lookups_.holder(DomainsLease);
     return h && *h ? (*h)->node : std::string();
 }
@@ -25,20 +28,117 @@ void RedisBus::run_domains(DomainsChanged changed) {
     poke();
 }
 
+void RedisBus::receive_reports(DomainsReport deliver) { reports_ = std::move(deliver); }
+
+std::optional<std::string> RedisBus::owner_at(const Address& at) {
+    if (at.topic == Topic::GAME) return owner_of(at.id);
+    if (runs_domains_.load()) return node();
+    auto h = lookups_.holder(DomainsLease);
+    if (!h) return std::nullopt;
+    // Nobody, or this node before its watcher has told the edge (and loaded): wait.
+    if (!*h || (*h)->node == node()) return std::string();
+    return (*h)->node;
+}
+
 void RedisBus::domains_tick() {
     if (!keeper_) return;
     const std::string name(DomainsLease);
     bool now = keeper_->held(name).has_value();
+    std::string holder = now ? node() : std::string();
     if (!now && domains_candidate_.load()) {
         auto l = keeper_->take(name);  // the holder's grant when another node has it
+        if (l) holder = l->node;
         now = l && l->node == node();
         if (now)
-            log_event(LogLevel::INFO, "bus: this node runs the lobby, events and simuls now",
-                      {{"token", l->token}});
+            log_event(LogLevel::INFO, "bus: this node runs the lobby, events and simuls now", {{"token", l->token}});
+    } else if (!now) {
+        auto h = lookups_.holder(DomainsLease);
+        if (h && *h) holder = (*h)->node;
+    }
+    {
+        std::lock_guard lock(domains_mutex_);
+        domains_known_ = holder;
     }
     if (now == runs_domains_.load()) return;
     runs_domains_.store(now);
+    if (!now) domains_lost();
     if (domains_changed_) domains_changed_(now);
+}
+
+void RedisBus::domains_lost() {
+    std::vector<Remote> left;
+    std::vector<std::pair<Address, std::shared_ptr<Subscriber>>> own;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = remote_.begin(); it != remote_.end();) {
+            if (it->second.at.topic != Topic::GAME) {
+                left.push_back(std::move(it->second));
+                it = remote_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        for (auto& [key, f] : follows_) {
+            if (f.at.topic == Topic::GAME || f.owner != node()) continue;
+            f.owner.clear();
+            if (auto who = f.who.lock()) own.emplace_back(f.at, std::move(who));
+        }
+    }
+    log_event(LogLevel::WARN, "bus: this node no longer runs the lobby, events and simuls",
+              {{"connections", std::int64_t(left.size() + own.size())}});
+    for (const Remote& r : left) {
+        if (BusHandler* h = handler(r.at.topic)) h->on_leave(r.at, r.proxy.get());
+        Envelope e;
+        e.kind = Envelope::Kind::MOVED;
+        e.conn = r.proxy->conn();
+        e.address = r.at.text();
+        post(r.proxy->node(), e);
+    }
+    for (const auto& [at, who] : own)
+        if (BusHandler* h = handler(at.topic)) h->on_leave(at, who.get());
+    poke();
+}
+
+void RedisBus::hand_over_domains() {
+    if (!keeper_ || !runs_domains_.load()) return;
+    domains_candidate_.store(false);  // not taken again on the way out
+    (void)keeper_->give_up(std::string(DomainsLease));
+    runs_domains_.store(false);
+    domains_lost();
+    log_event(LogLevel::INFO, "bus: the domains handed over");
+}
+
+void RedisBus::report_to_domains(std::string json) {
+    if (runs_domains_.load()) {
+        if (reports_) reports_(json);
+        return;
+    }
+    std::string to;
+    {
+        std::lock_guard lock(domains_mutex_);
+        to = domains_known_;
+    }
+    if (to.empty() || to == node() || json.size() > MaxReportBytes) {
+        if (reports_dropped_.fetch_add(1) % 1000 == 0)
+            log_event(LogLevel::WARN, "bus: a game's report for the domains node was dropped (none known now)",
+                      {{"dropped", std::int64_t(reports_dropped_.load())}});
+        return;
+    }
+    Envelope e;
+    e.kind = Envelope::Kind::REPORT;
+    e.node = node();
+    e.text = std::move(json);
+    post(to, e);
+}
+
+void RedisBus::report_in(const Envelope& e) {
+    // Sent before this node lost the domains: dropped, not sent on (two nodes that each
+    // believe the other runs them must not pass it back and forth).
+    if (!runs_domains_.load() || !reports_) {
+        reports_dropped_.fetch_add(1);
+        return;
+    }
+    reports_(e.text);
 }
 
 }  // namespace outpost::server::redis
