@@ -505,6 +505,26 @@ int run_server(const ServerConfig& config) {
             if (!requests.try_post([shared, q = std::move(q), reply] { reply(answer_forwarded(shared, q)); }))
                 reply(pool_busy());
         });
+    // Issue 26: the results of event games run on other nodes reach the domains node as
+    // reports over the bus, which Redis delivers at most once; every 5 s the domains
+    // node also reads the ends of its events' waiting games from the database (never
+    // taking a game over), so that a report lost with Redis leaves no board without its
+    // result. On the feed's thread, where the reports are handled; one sweep at a time.
+    asio::steady_timer results_sweep(ioc);
+    auto sweeping = std::make_shared<std::atomic<bool>>(false);
+    std::function<void()> arm_sweep = [&results_sweep, &arm_sweep, &feed, &events, sweeping, c = cluster.get()] {
+        results_sweep.expires_after(5s);
+        results_sweep.async_wait([&arm_sweep, &feed, &events, sweeping, c](const beast::error_code& ec) {
+            if (ec) return;
+            if (c->runs_domains() && !sweeping->exchange(true))
+                feed.post([&events, sweeping] {
+                    (void)(*events)->recover_results();
+                    *sweeping = false;
+                });
+            arm_sweep();
+        });
+    };
+    if (cluster) arm_sweep();
     asio::co_spawn(ioc, listener(acceptor, shared), asio::detached);
     if (listening->redirect)
         asio::co_spawn(ioc,
