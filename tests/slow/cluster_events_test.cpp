@@ -228,6 +228,13 @@ TEST(ClusterEvents, Issue26ASwissRoundWhoseBoardsRunOnDifferentNodes) {
     ASSERT_TRUE(round2.is_object() && round2["pairings"].size() == 2) << r.body.substr(0, 600);
     EXPECT_EQ(round2["pairings"][1]["boards"].size(), 2u);
     EXPECT_EQ(round2["current_round"], 2);
+    // The simuls' routes and a game's analysis are the domains node's too.
+    r = ask(c.port(asked), "GET", "/api/v1/simuls");
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(header(r, "X-Outpost-Served-By"), domains);
+    r = ask(c.port(asked), "GET", "/api/v1/games/" + boards[1].game + "/analysis");
+    EXPECT_NE(r.status, 503) << r.body;
+    EXPECT_EQ(header(r, "X-Outpost-Served-By"), domains);
     for (auto& [n, b] : boards) {
         close(b.white);
         close(b.black);
