@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -12,8 +13,15 @@
 #include <vector>
 
 #include "server/bus/bus.h"
+#include "server/common/http.h"
 
 namespace outpost::server {
+
+// A request forwarded to another node (forward_http) is bounded as the edge bounds its
+// own (MaxHttpBody, checked there), and its answer names the node that served it in
+// this header (X-Outpost-Node names the node the client talks to).
+inline constexpr std::size_t MaxForwardedBody = 64 * 1024;
+inline constexpr char ServedByHeader[] = "X-Outpost-Served-By";
 
 class ClusterBus : public Bus {
 public:
@@ -57,6 +65,20 @@ public:
     // Stops the bus's threads (before the owner of the games goes away).
     virtual void stop() = 0;
     virtual const std::string& node() const = 0;
+
+    // HTTP of the domains node (docs/scaling.md): a request that another node must
+    // answer. On a request pool thread (it blocks): sent to `node`, and its answer
+    // awaited; a node that is gone, Redis away or no answer within `timeout` is 503
+    // `unavailable` with Retry-After, never a hang. The request carries the account
+    // this node identified (the cookie is not sent) and the client's address.
+    virtual HttpResponse forward_http(const std::string& node, const HttpRequest& request,
+                                      std::chrono::milliseconds timeout) = 0;
+    // Who answers the requests other nodes forward here: called on the bus's thread, it
+    // must not block (the edge posts the request to its request pool) and calls `reply`
+    // once, on any thread. None (nullptr): they are answered 503 `unavailable`.
+    using HttpReply = std::function<void(HttpResponse)>;
+    using HttpAnswerer = std::function<void(HttpRequest, HttpReply)>;
+    virtual void answer_http(HttpAnswerer answerer) = 0;
 };
 
 }  // namespace outpost::server

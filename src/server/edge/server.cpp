@@ -7,6 +7,7 @@
 #include "server/edge/server.h"
 
 #include "server/edge/http_answers.h"
+#include "server/edge/http_forward.h"
 #include "server/edge/ws_session.h"
 #include "server/play/live_game_json.h"
 
@@ -85,7 +86,7 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
             PoolAnswer answer;
             std::function<HttpResponse()> work = [shared, identified, request = std::move(request)]() mutable {
                 identified(request);
-                return dispatch(shared, request);
+                return answer_here_or_forward(shared, request);  // issue 26: the domains node's routes
             };
             if (!post_to_pool(*shared.work, co_await asio::this_coro::executor, answer, std::move(work))) {
                 r = pool_busy();
@@ -491,7 +492,41 @@ int run_server(const ServerConfig& config) {
             });
         });
     }
-    asio::co_spawn(ioc, listener(acceptor, Shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles, &requests, &domains}), asio::detached);
+    const Shared shared{hub.get(), &bus, &files, &analysis, &edge, accounts->get(), &account_service, &lobby, events->get(), &simuls, &sockets, &admin, transport->tls.get(), &puzzles, &requests, &domains};
+    // Issue 26: the requests other nodes forward here (http_forward.h), on the request
+    // pool; none once the pool and the services are about to go (`unanswer`).
+    struct Unanswer {
+        ClusterBus* bus;
+        ~Unanswer() {
+            if (bus) bus->answer_http(nullptr);
+        }
+    } unanswer{cluster.get()};
+    if (cluster)
+        cluster->answer_http([shared, &requests](HttpRequest q, ClusterBus::HttpReply reply) {
+            if (!requests.try_post([shared, q = std::move(q), reply] { reply(answer_forwarded(shared, q)); }))
+                reply(pool_busy());
+        });
+    // Issue 26: the results of event games run on other nodes reach the domains node as
+    // reports over the bus, which Redis delivers at most once; every 5 s the domains
+    // node also reads the ends of its events' waiting games from the database (never
+    // taking a game over), so that a report lost with Redis leaves no board without its
+    // result. On the feed's thread, where the reports are handled; one sweep at a time.
+    asio::steady_timer results_sweep(ioc);
+    auto sweeping = std::make_shared<std::atomic<bool>>(false);
+    std::function<void()> arm_sweep = [&results_sweep, &arm_sweep, &feed, &events, sweeping, c = cluster.get()] {
+        results_sweep.expires_after(5s);
+        results_sweep.async_wait([&arm_sweep, &feed, &events, sweeping, c](const beast::error_code& ec) {
+            if (ec) return;
+            if (c->runs_domains() && !sweeping->exchange(true))
+                feed.post([&events, sweeping] {
+                    (void)(*events)->recover_results();
+                    *sweeping = false;
+                });
+            arm_sweep();
+        });
+    };
+    if (cluster) arm_sweep();
+    asio::co_spawn(ioc, listener(acceptor, shared), asio::detached);
     if (listening->redirect)
         asio::co_spawn(ioc,
                        https_redirect_listener(std::move(*listening->redirect), port,

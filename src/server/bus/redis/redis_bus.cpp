@@ -8,6 +8,7 @@
 #include <set>
 
 #include "server/bus/redis/redis_bus_proxy.h"
+#include "server/bus/redis/redis_http.h"
 #include "server/observe/log.h"
 
 namespace outpost::server::redis {
@@ -30,7 +31,8 @@ RedisBus::RedisBus(Options options)
       lookup_client_(options_.where, options_.redis_timeout),
       publish_client_(options_.where, options_.redis_timeout),
       leases_(lease_client_, options_.node, options_.prefix),
-      lookups_(lookup_client_, options_.node, options_.prefix) {}
+      lookups_(lookup_client_, options_.node, options_.prefix),
+      http_(std::make_shared<HttpCalls>()) {}
 
 Result<std::unique_ptr<RedisBus>> RedisBus::open(Options options) {
     if (!LeaseTable::valid_node_name(options.node)) return make_error("--node: 1 to 64 of A-Z a-z 0-9 . _ -");
@@ -63,6 +65,7 @@ void RedisBus::stop() {
     }
     out_wake_.notify_all();
     watch_wake_.notify_all();
+    stop_http_calls();
     subscriber_.reset();
     if (watcher_.joinable()) watcher_.join();
     if (publisher_.joinable()) publisher_.join();
@@ -373,6 +376,7 @@ void RedisBus::publisher() {
                 if (!r && failed++ % 1000 == 0)
                     log_event(LogLevel::WARN, "bus: a message between nodes was lost (Redis away)",
                               {{"error", r.error().message}, {"lost", std::int64_t(failed)}});
+                if (o.http_call && (!r || *r == 0)) http_unreached(o.http_call);
                 if (r && *r == 0) {
                     gone.insert(o.channel.substr(channel_of("").size()));
                     if (o.conn) unread.emplace_back(o.conn, o.text);

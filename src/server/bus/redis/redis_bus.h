@@ -41,6 +41,8 @@
 
 namespace outpost::server::redis {
 
+struct HttpCalls;
+
 class RedisBus final : public ClusterBus {
 public:
     struct Options {
@@ -74,6 +76,9 @@ public:
     void hand_over() override;
     void stop() override;
     const std::string& node() const override { return options_.node; }
+    HttpResponse forward_http(const std::string& node, const HttpRequest& request,
+                              std::chrono::milliseconds timeout) override;  // redis_http.cpp
+    void answer_http(HttpAnswerer answerer) override;
 
     // For tests and metrics.
     std::uint64_t refused_messages() const { return refused_.load(); }
@@ -105,6 +110,7 @@ private:
         std::string channel, payload;
         std::uint64_t conn = 0;
         std::string text;
+        std::uint64_t http_call = 0;  // a forwarded HTTP request: answered 503 when it reaches nobody
     };
     using FollowKey = std::pair<const Subscriber*, Address>;
     // A connection of another node following a game run here.
@@ -134,6 +140,9 @@ private:
     void send_held(const FollowKey& key);  // once joined where the game runs now
     void on_node_message(const std::string& payload);  // redis_bus_remote.cpp
     void on_link(bool up);
+    void on_http_message(const std::string& payload);  // redis_http.cpp
+    void http_unreached(std::uint64_t call);
+    void stop_http_calls();
     void on_lease_lost(const std::string& game);
     void release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers);
     void remote_join(const Envelope& e);
@@ -185,6 +194,7 @@ private:
     std::string domains_known_;                 // the domains node at the watcher's last turn
     std::atomic<std::uint64_t> reports_dropped_{0};
     std::atomic<std::uint64_t> refused_{0};
+    std::shared_ptr<HttpCalls> http_;  // redis_http.h
     std::thread publisher_, watcher_;
     std::unique_ptr<RedisSubscriber> subscriber_;  // last: its thread calls the above
 };

@@ -4,12 +4,14 @@
 // a message that does not read is refused and logged, and the node goes on.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/bus/redis/redis_bus.h"
+#include "server/bus/redis/http_envelope.h"
 #include "server/bus/redis/redis_bus_proxy.h"
 #include "server/observe/log.h"
 
 namespace outpost::server::redis {
 
 void RedisBus::on_node_message(const std::string& payload) {
+    if (is_http_payload(payload)) return on_http_message(payload);  // redis_http.cpp
     auto e = decode(payload);
     if (!e) {
         // Logged at first and then once in a thousand: a flood does not flood the log.
