@@ -114,3 +114,42 @@ TEST(ClusterLimits, Issue26TheOpenGamesCapHoldsAcrossTwoNodes) {
     }
     EXPECT_TRUE(made);
 }
+
+TEST(ClusterLimits, Issue26ConnectionsOfOneAddressOverTwoNodesAreCappedInTotal) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    for (const char* name : {"a", "b"})
+        c.nodes[name] = std::make_unique<Server>(std::vector<std::string>{
+            "--database", c.url, "--bus", c.redis.url(), "--node", name, "--max-connections-per-ip", "4"});
+    ASSERT_GT(c.port("a"), 0);
+    ASSERT_GT(c.port("b"), 0);
+    // An open connection answers; one over the cap is closed at once (no answer).
+    auto answers = [](int fd) { return fd >= 0 && http(fd, "GET", "/healthz").status == 200; };
+    std::vector<int> on_a;
+    for (int i = 0; i < 3; ++i) {
+        on_a.push_back(connect_to(c.port("a")));
+        ASSERT_TRUE(answers(on_a.back())) << i;
+    }
+    // a writes its count within 100 ms of a change. Node b has not seen this address yet:
+    // its first connection is let in, and b hears of a's three with it; then b is at the
+    // cap of 4 in all.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const int first_on_b = connect_to(c.port("b"));
+    ASSERT_TRUE(answers(first_on_b));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const int over = connect_to(c.port("b"));
+    EXPECT_FALSE(answers(over));
+    close(over);
+    // a's connections close: b hears it within its next sync (a second) and lets one in again.
+    for (int fd : on_a) close(fd);
+    bool let_in = false;
+    for (int i = 0; i < 40 && !let_in; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        const int fd = connect_to(c.port("b"));
+        let_in = answers(fd);
+        close(fd);
+    }
+    EXPECT_TRUE(let_in);
+    close(first_on_b);
+}

@@ -237,16 +237,19 @@ int RedisLimits::connections_elsewhere(const std::string& group) {
 }
 
 void RedisLimits::connections_here(const std::string& group, int count) {
-    bool first = false;
+    bool first = false, wake = false;
     {
         std::lock_guard lock(mutex_);
         int& n = here_[group];
         first = n == 0 && count > 0;
         n = count;
         if (first) fresh_.insert(group);
+        wake = first || !changed_;
+        changed_ = true;
     }
-    // A group new on this node is sent (and the others' count of it read) at once.
-    if (first) wake_.notify_all();
+    // A group new on this node is sent (and the others' count of it read) at once, any
+    // other change within sync_soon.
+    if (wake) wake_.notify_all();
 }
 
 Result<bool> RedisLimits::sync_connections() {
@@ -254,6 +257,7 @@ Result<bool> RedisLimits::sync_connections() {
     {
         std::lock_guard lock(mutex_);
         fresh_.clear();
+        changed_ = false;
         counts.reserve(here_.size());
         for (const auto& [group, n] : here_) counts.emplace_back(group, n);
     }
@@ -294,15 +298,21 @@ bool RedisLimits::flush(std::chrono::milliseconds wait) {
 
 void RedisLimits::loop() {
     using Clock = std::chrono::steady_clock;
-    auto next_sync = Clock::now();
+    auto next_sync = Clock::now(), last_sync = Clock::time_point{};
     Clock::time_point retry_ends{};  // game ends that failed to go wait until then
     std::unique_lock lock(mutex_);
     while (!stopping_) {
-        wake_.wait_until(lock, next_sync, [&] {
-            return stopping_ || !fresh_.empty() || (!ended_.empty() && Clock::now() >= retry_ends);
-        });
-        if (stopping_) break;
-        if (!ended_.empty() && Clock::now() >= retry_ends) {
+        const auto now = Clock::now();
+        const bool send_ended = !ended_.empty() && now >= retry_ends;
+        const bool sync = !fresh_.empty() || now >= next_sync || (changed_ && now >= last_sync + options_.sync_soon);
+        if (!send_ended && !sync) {
+            auto deadline = next_sync;
+            if (changed_) deadline = std::min(deadline, last_sync + options_.sync_soon);
+            if (!ended_.empty()) deadline = std::min(deadline, retry_ends);
+            wake_.wait_until(lock, deadline);
+            continue;
+        }
+        if (send_ended) {
             std::vector<std::pair<std::string, std::string>> batch;
             while (!ended_.empty() && batch.size() < MaxKeysACall) {
                 batch.push_back(std::move(ended_.front()));
@@ -323,11 +333,12 @@ void RedisLimits::loop() {
             }
             wake_.notify_all();
         }
-        if (Clock::now() >= next_sync || !fresh_.empty()) {
+        if (sync) {
             lock.unlock();
             (void)sync_connections();
             lock.lock();
-            next_sync = Clock::now() + options_.sync_every;
+            last_sync = Clock::now();
+            next_sync = last_sync + options_.sync_every;
         }
     }
 }

@@ -44,6 +44,7 @@ public:
         std::string prefix = "outpost:";
         std::chrono::milliseconds timeout{300};      // a check waits at most this (then: local only)
         std::chrono::milliseconds sync_every{1000};  // connection counts sent and read back
+        std::chrono::milliseconds sync_soon{100};    // ... and at most this long after a change
         std::chrono::milliseconds count_ttl{5000};   // a node's counts, unless renewed
         std::size_t max_queue = 100'000;             // game ends waiting to be sent; more are dropped
     };
@@ -88,6 +89,7 @@ private:
     std::deque<std::pair<std::string, std::string>> ended_;  // (redis key, game id)
     std::unordered_map<std::string, int> here_;              // group -> connections on this node
     std::unordered_set<std::string> fresh_;                  // groups not yet sent
+    bool changed_ = false;                                   // a count changed since the last sync
     std::unordered_map<std::string, int> elsewhere_;         // group -> on the other nodes, as last read
     std::thread thread_;
 };
