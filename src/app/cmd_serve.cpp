@@ -14,6 +14,7 @@
 #include "server/common/client_address.h"
 #include "server/edge/server.h"
 #include "server/bus/redis/redis_bus.h"
+#include "server/bus/redis/redis_limits.h"
 #include "server/stores/postgres/pg_stores.h"
 
 namespace outpost::app {
@@ -175,6 +176,13 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
                 auto bus = server::redis::RedisBus::open(std::move(options));
                 if (!bus) return bus.error();
                 return std::unique_ptr<server::ClusterBus>(std::move(*bus));
+            };
+        if (!cfg->bus.empty())
+            cfg->open_limits = [cfg]() -> std::unique_ptr<server::SharedLimits> {
+                server::redis::RedisLimits::Options options;
+                options.where = *server::redis::Endpoint::parse(cfg->bus);  // checked by open_bus, first
+                options.node = cfg->node;
+                return std::make_unique<server::redis::RedisLimits>(std::move(options));
             };
         run = [cfg, database] {
             if (!cfg->bus.empty() && database->empty()) {

@@ -7,10 +7,13 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -52,7 +55,8 @@ public:
             ::_exit(127);
         }
         for (int i = 0; i < 500; ++i) {
-            if (std::filesystem::exists(socket())) return true;
+            // The file is there from bind(2), before listen(2): a connection is the answer.
+            if (std::filesystem::exists(socket()) && accepts()) return true;
             int status = 0;
             if (::waitpid(pid_, &status, WNOHANG) == pid_) {  // it exited: not installed, or refused its options
                 pid_ = -1;
@@ -71,6 +75,22 @@ public:
     }
 
 private:
+    bool accepts() const {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd < 0) return false;
+        sockaddr_un at{};
+        at.sun_family = AF_UNIX;
+        const std::string path = socket();
+        if (path.size() >= sizeof at.sun_path) {
+            ::close(fd);
+            return true;  // too long to try: the file's existence has to do
+        }
+        std::memcpy(at.sun_path, path.c_str(), path.size() + 1);
+        const bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&at), sizeof at) == 0;
+        ::close(fd);
+        return ok;
+    }
+
     std::filesystem::path dir_;
     pid_t pid_ = -1;
 };

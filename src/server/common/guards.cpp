@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/common/guards.h"
 
+#include "server/common/shared_limits.h"
+
 #include <arpa/inet.h>
 #include <sys/resource.h>
 
@@ -107,12 +109,14 @@ bool ConnectionCounter::try_add(const std::string& ip, int cap, int total_cap) {
     std::lock_guard lock(mutex_);
     if (total_cap > 0 && total_ >= total_cap) return false;
     int& n = open_[key];
-    if (n >= cap) {
+    const int elsewhere = shared_ ? shared_->connections_elsewhere(key) : 0;
+    if (n >= cap || elsewhere >= cap - n) {
         if (n == 0) open_.erase(key);
         return false;
     }
     ++n;
     ++total_;
+    if (shared_) shared_->connections_here(key, n);
     return true;
 }
 
@@ -122,7 +126,9 @@ void ConnectionCounter::remove(const std::string& ip) {
     auto it = open_.find(key);
     if (it == open_.end()) return;
     --total_;
-    if (--it->second <= 0) open_.erase(it);
+    const int left = --it->second;
+    if (left <= 0) open_.erase(it);
+    if (shared_) shared_->connections_here(key, std::max(left, 0));
 }
 
 int ConnectionCounter::count(const std::string& ip) {

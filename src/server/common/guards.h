@@ -16,6 +16,8 @@
 
 namespace outpost::server {
 
+class SharedLimits;  // common/shared_limits.h
+
 // The limits of one client (one IP address) and one connection. The defaults are far
 // above what a person playing, watching or opening pages does (a page load is ~20
 // requests, a game a few messages a second at most); they stop floods and scripts.
@@ -101,8 +103,12 @@ public:
     void remove(const std::string& ip);
     int count(const std::string& ip);
     int total();
+    // Issue 26: the cap counts an address's connections on the other nodes too (as the
+    // cluster last said: never a wait), and this node's counts are told to it.
+    void share(SharedLimits* shared) { shared_ = shared; }
 
 private:
+    SharedLimits* shared_ = nullptr;
     std::mutex mutex_;
     std::unordered_map<std::string, int> open_;
     int total_ = 0;

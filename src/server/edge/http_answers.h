@@ -110,6 +110,18 @@ inline std::optional<HttpResponse> edge_check(const http::request<http::string_b
     return std::nullopt;
 }
 
+// Issue 26: the POST rate of an address counted by every node (the edge's own bucket,
+// edge_check, holds it on this node). On the request pool: it asks Redis. Redis away:
+// no answer here, the node's own bucket alone.
+inline std::optional<HttpResponse> shared_post_refusal(const Edge& edge, const HttpRequest& request) {
+    if (!edge.shared || !edge.limits.enabled || request.method != "POST") return std::nullopt;
+    auto allowed = edge.shared->take("post", request.client, edge.limits.post_per_second, edge.limits.post_burst);
+    if (!allowed || *allowed) return std::nullopt;
+    metrics().limit_refusals.inc("http_post");
+    return error_response({"rate_limited", "too many requests from this address; try again in a few seconds", 429},
+                          {{"Retry-After", "5"}});
+}
+
 // Counts a connection of its address for as long as it lives (none: `edge` null).
 struct CountedConnection {
     Edge* edge;

@@ -85,6 +85,7 @@ awaitable<void> http_session(Stream stream, Shared shared, std::string peer) {
             // round or parse a PGN: it runs on the request pool, not here.
             PoolAnswer answer;
             std::function<HttpResponse()> work = [shared, identified, request = std::move(request)]() mutable {
+                if (auto shared_refusal = shared_post_refusal(*shared.edge, request)) return std::move(*shared_refusal);
                 identified(request);
                 return answer_here_or_forward(shared, request);  // issue 26: the domains node's routes
             };
@@ -228,8 +229,11 @@ int run_server(const ServerConfig& config) {
         }
         cluster = std::move(*opened);
     }
+    // Issue 26: the per-address limits counted by all nodes; it outlives every room that asks it.
+    std::unique_ptr<SharedLimits> shared_limits = config.open_limits && config.limits.enabled ? config.open_limits() : nullptr;
     std::unique_ptr<Hub> hub;
     HubEnv env;
+    env.shared_limits = shared_limits.get();
     if (cluster) {
         env.take_game = [c = cluster.get()](const std::string& id, std::int64_t fence) { return c->take_game(id, fence); };
         env.node_of = [c = cluster.get()](const std::string& id) { return c->node_of(id); };
@@ -407,6 +411,7 @@ int run_server(const ServerConfig& config) {
     AccountService::Options account_options;
     account_options.end_sessions = [&sockets](const SessionsEnded& e) { return sockets.end(e); };
     account_options.client_limits = config.limits.enabled;
+    account_options.shared = shared_limits.get();
     account_options.allowed_origins = config.allowed_origins;
     AccountService account_service(account_options, *accounts->get(), *hub, storage->get(), wall_now, monotonic_now);
     AdminEnv admin_env;
@@ -443,6 +448,7 @@ int run_server(const ServerConfig& config) {
     // Issue 29: puzzles cut from the finished games, in the background.
     PuzzleMinerOptions miner_options;
     miner_options.cpu_percent = config.puzzle_cpu;
+    if (cluster) miner_options.active = [c = cluster.get()] { return c->runs_domains(); };
     PuzzleMiner miner(miner_options, *puzzle_store->get(), *hub, [&puzzles](int) { puzzles.puzzles_added(); });
 
     // The bus: the WebSocket sessions reach the games, the lobby and the simuls through it.
@@ -456,6 +462,8 @@ int run_server(const ServerConfig& config) {
     Edge edge(config.limits, config.allowed_origins, std::move(transport->proxies));
     edge.host_names = config.host_names;
     edge.node = config.node;
+    edge.shared = shared_limits.get();
+    edge.connections.share(shared_limits.get());
     edge.max_connections = config.limits.max_connections > 0 ? config.limits.max_connections : default_max_connections();
     tcp::acceptor& acceptor = listening->main;
     const unsigned short port = acceptor.local_endpoint().port();

@@ -14,6 +14,7 @@
 #include "server/accounts/accounts.h"
 #include "server/bus/cluster_bus.h"
 #include "server/common/guards.h"
+#include "server/common/shared_limits.h"
 #include "server/stores/store_openers.h"
 
 namespace outpost::server {
@@ -78,6 +79,9 @@ struct ServerConfig {
     // ... opened by the executable (server/bus/redis is its choice, as the stores are);
     // unset: one node.
     std::function<Result<std::unique_ptr<ClusterBus>>()> open_bus;
+    // ... and the per-address limits every node counts in that Redis (common/shared_limits.h);
+    // unset: each node its own.
+    std::function<std::unique_ptr<SharedLimits>()> open_limits;
 };
 
 // Runs until SIGINT or SIGTERM. Returns the process exit status.

@@ -26,6 +26,7 @@
 #include "server/common/client_address.h"
 #include "server/common/guards.h"
 #include "server/common/https.h"
+#include "server/common/shared_limits.h"
 #include "server/common/work_pool.h"
 #include "server/events/simul_on_bus.h"
 #include "server/players/lobby_on_bus.h"
@@ -99,6 +100,7 @@ struct Edge {
     ConnectionCounter connections;
     TrustedProxies trusted;  // --trust-proxy: whose forwarding headers are believed
     std::string node = "local";  // issue 26: this node's name, on every answer (NodeHeader)
+    SharedLimits* shared = nullptr;  // issue 26: the limits every node counts (null: one node alone)
     Edge(EdgeLimits l, std::vector<std::string> origins, TrustedProxies proxies)
         : limits(l), allowed_origins(std::move(origins)), http(l.http_per_second, l.http_burst),
           post(l.post_per_second, l.post_burst), ws(l), trusted(std::move(proxies)) {}

@@ -144,8 +144,11 @@ void Hub::count_open(Room& r) {
 void Hub::uncount_open(Room& r) {
     if (!r.counted_open) return;
     r.counted_open = false;
-    for (const std::string& key : open_keys(r.client))
+    for (const std::string& key : open_keys(r.client)) {
         if (auto it = open_games_.find(key); it != open_games_.end() && --it->second <= 0) open_games_.erase(it);
+        // Issue 26: over, on whichever node ran it (not a game that merely left this node).
+        if (env_.shared_limits && r.game.is_over()) env_.shared_limits->open_game_ended(key, r.id());
+    }
 }
 
 int Hub::open_games_of(const std::string& client) const {

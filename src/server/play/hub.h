@@ -33,6 +33,7 @@
 #include "server/accounts/accounts.h"
 #include "server/bus/bus.h"
 #include "server/common/protocol.h"
+#include "server/common/shared_limits.h"
 #include "server/play/dead_watch.h"
 #include "server/play/room.h"
 #include "server/stores/game_store.h"
@@ -89,6 +90,8 @@ struct HubEnv {
     std::function<void(DeadPositionRequest)> check_dead_position;
     std::function<void(const std::string& game_id)> cancel_dead_position;
     std::function<std::string(int length)> random_token;               // unguessable, [A-Za-z0-9]
+    // Issue 26: the open-games cap counted by every node too (null: this node's count alone).
+    SharedLimits* shared_limits = nullptr;
     // The levels offered to players, with what is known of their strength.
     std::function<std::string()> levels_json;
     std::function<int(int level)> level_elo;                           // a level's approximate Elo
@@ -341,6 +344,8 @@ private:
     // The cap on a client's unfinished games (issue 25: every way a game is made, a
     // rematch too; per address and per account); `client` as Room::client ("": not counted).
     std::optional<ProtocolError> over_open_cap(const std::string& client) const;
+    static ProtocolError open_cap_refusal(const std::string& key, int cap);
+    int open_cap_of(const std::string& key) const;
     void count_open(Room& r);
     void uncount_open(Room& r);
     std::string robot_name(int level, int elo) const;

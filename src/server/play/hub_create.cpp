@@ -5,6 +5,7 @@
 #include "server/play/hub.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <future>
 #include <random>
@@ -15,6 +16,7 @@
 #include "chess/pgn.h"
 #include "server/common/game_bounds.h"
 #include "server/common/guards.h"
+#include "server/play/shared_open_cap.h"
 
 namespace outpost::server {
 
@@ -40,22 +42,39 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
     // Issue 25: the PGN read and replayed before the lock.
     auto start = read_start(*spec);
     if (!start) return start.error();
+    // C3: correspondence games are counted apart, under a cap of their own.
+    // Issue 25: an IPv6 client is its /64 (common/guards.h address_group).
+    // Issue 25: a signed-in creator's account is counted as well as the address, so
+    // that many addresses do not give one account more games. A service that passes
+    // no client (simul boards; events use create_event_game) is not counted.
+    std::string key = client.empty() ? std::string() : address_group(client);
+    if (!key.empty() && account) key += " account:" + std::to_string(account->id);
+    if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty()) {
+        if (const size_t space = key.find(' '); space != std::string::npos) key.insert(space, "/correspondence");
+        key += "/correspondence";
+    }
+    // Issue 26: a place among the creator's open games counted by every node, held before
+    // the lock (it may wait for Redis) and given back unless the game is made. Entries
+    // count at most as long as an open game may wait unstarted (its end, if it never
+    // reached Redis, is forgotten then); a correspondence game, a year.
+    static std::atomic<std::uint64_t> reservations{0};
+    SharedOpenCap shared_cap(key.empty() ? nullptr : env_.shared_limits, open_keys(key),
+                             "pending:" + (env_.random_token ? env_.random_token(16) : std::to_string(++reservations)),
+                             [this](const std::string& k) {
+                                 const bool corr = k.ends_with("/correspondence");
+                                 return SharedOpenCap::Cap{
+                                     open_cap_of(k), corr ? 366LL * 86'400'000
+                                                          : env_.invite_wait_ms + env_.unstarted_abort_ms + 86'400'000};
+                             });
+    if (const auto& over = shared_cap.refused()) {
+        metrics().limit_refusals.inc("open_games");
+        return open_cap_refusal(over->first, over->second);
+    }
     std::promise<Result<bool>> durable;
     auto stored = durable.get_future();
     Answer<CreatedGame> created = ProtocolError{};
     {
         std::lock_guard lock(mutex_);
-        // C3: correspondence games are counted apart, under a cap of their own.
-        // Issue 25: an IPv6 client is its /64 (common/guards.h address_group).
-        // Issue 25: a signed-in creator's account is counted as well as the address, so
-        // that many addresses do not give one account more games. A service that passes
-        // no client (simul boards; events use create_event_game) is not counted.
-        std::string key = client.empty() ? std::string() : address_group(client);
-        if (!key.empty() && account) key += " account:" + std::to_string(account->id);
-        if (auto tc = parse_time_control(spec->time_control); tc && tc->correspondence() && !key.empty()) {
-            if (const size_t space = key.find(' '); space != std::string::npos) key.insert(space, "/correspondence");
-            key += "/correspondence";
-        }
         if (auto over = over_open_cap(key)) return *over;
         const std::int64_t creator_account = account && spec->opponent != "hotseat" ? account->id : 0;
         auto before = made_before(*spec, creator_account, opponent_account);
@@ -71,6 +90,7 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
         (void)find(created.value().id);  // drops the room that storage does not have
         return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
     }
+    shared_cap.made(created.value().id);
     return created;
 }
 
@@ -85,16 +105,23 @@ std::vector<std::string> Hub::open_keys(const std::string& client) {
     return keys;
 }
 
+int Hub::open_cap_of(const std::string& key) const {
+    return key.ends_with("/correspondence") ? env_.max_open_correspondence_per_client : env_.max_open_games_per_client;
+}
+
+ProtocolError Hub::open_cap_refusal(const std::string& key, int cap) {
+    return ProtocolError{"rate_limited",
+                         std::string(key.starts_with("account:") ? "your account has " : "you have ") + std::to_string(cap) +
+                             " unfinished games; finish, resign or abort one before you start another",
+                         429};
+}
+
 std::optional<ProtocolError> Hub::over_open_cap(const std::string& client) const {
     for (const std::string& key : open_keys(client)) {
-        const int cap = key.ends_with("/correspondence") ? env_.max_open_correspondence_per_client : env_.max_open_games_per_client;
+        const int cap = open_cap_of(key);
         if (open_games_of(key) < cap) continue;
         metrics().limit_refusals.inc("open_games");
-        return ProtocolError{"rate_limited",
-                             std::string(key.starts_with("account:") ? "your account has " : "you have ") +
-                                 std::to_string(cap) +
-                                 " unfinished games; finish, resign or abort one before you start another",
-                             429};
+        return open_cap_refusal(key, cap);
     }
     return std::nullopt;
 }

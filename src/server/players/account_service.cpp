@@ -113,16 +113,42 @@ bool AccountService::hashes(const HttpRequest& req) {
     return path == "/api/v1/account/signup" || path == "/api/v1/account/signin" || path == "/api/v1/account/password";
 }
 
+namespace {
+// The key of the account a sign-in or a password change tries (AttemptGuard), "" for
+// none (a body that does not read: the route answers it).
+std::string attempt_key(const HttpRequest& req, const std::string& path) {
+    if (path == "/api/v1/account/password") return req.account ? "id:" + std::to_string(req.account->id) : "";
+    if (path != "/api/v1/account/signin") return "";
+    json j = json::parse(req.body, nullptr, false);
+    if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) return "";
+    const std::string& name = j["name"].get_ref<const std::string&>();
+    return name.size() > MaxField ? "" : "name:" + username_key(name);
+}
+
+// The answers of the limits on attempts: per address, and per account (`wait` ms to go).
+HttpResponse too_many_attempts() {
+    HttpResponse r = error_answer({"rate_limited", "too many sign-in attempts from this address; wait a minute", 429});
+    r.headers.emplace_back("Retry-After", "60");
+    return r;
+}
+std::optional<HttpResponse> wait_answer(Millis wait) {
+    if (wait <= 0) return std::nullopt;
+    const Millis seconds = (wait + 999) / 1000;
+    HttpResponse r = error_answer({"rate_limited",
+                                   "too many wrong passwords for this account; try again in " + std::to_string(seconds) +
+                                       " s",
+                                   429});
+    r.headers.emplace_back("Retry-After", std::to_string(seconds));
+    return r;
+}
+}  // namespace
+
 std::optional<HttpResponse> AccountService::submit(HttpRequest req, std::function<void(HttpResponse)> done) {
     // Cheap refusals first, without using the pool.
     if (auto refused = refuse_cross_site(req)) return refused;
     const std::string path = path_of(req);
     // Issue 25: changing the password is guessing it too: the same limits.
-    if (options_.client_limits && !attempts_.allow(req.client, monotonic_ms_())) {
-        HttpResponse r = error_answer({"rate_limited", "too many sign-in attempts from this address; wait a minute", 429});
-        r.headers.emplace_back("Retry-After", "60");
-        return r;
-    }
+    if (options_.client_limits && !attempts_.allow(req.client, monotonic_ms_())) return too_many_attempts();
     if (auto refused = refuse_account_attempt(req, path)) return refused;
     std::lock_guard lock(mutex_);
     if (stopping_ || queue_.size() >= options_.max_queue) {
@@ -135,34 +161,36 @@ std::optional<HttpResponse> AccountService::submit(HttpRequest req, std::functio
     return std::nullopt;
 }
 
-namespace {
-// The key of the account a sign-in or a password change tries (AttemptGuard), "" for
-// none (a body that does not read: the route answers it).
-std::string attempt_key(const HttpRequest& req, const std::string& path) {
-    if (path == "/api/v1/account/password") return req.account ? "id:" + std::to_string(req.account->id) : "";
-    if (path != "/api/v1/account/signin") return "";
-    json j = json::parse(req.body, nullptr, false);
-    if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) return "";
-    const std::string& name = j["name"].get_ref<const std::string&>();
-    return name.size() > MaxField ? "" : "name:" + username_key(name);
-}
-}  // namespace
-
 std::optional<HttpResponse> AccountService::refuse_account_attempt(const HttpRequest& req, const std::string& path) {
     const std::string key = attempt_key(req, path);
     if (key.empty()) return std::nullopt;
     // The owner, signed in on this browser, is never the one slowed down.
     if (path == "/api/v1/account/signin" && req.account && "name:" + username_key(req.account->name) == key)
         return std::nullopt;
-    const Millis wait = account_attempts_.wait_ms(key, monotonic_ms_());
-    if (wait <= 0) return std::nullopt;
-    const Millis seconds = (wait + 999) / 1000;
-    HttpResponse r = error_answer({"rate_limited",
-                                   "too many wrong passwords for this account; try again in " + std::to_string(seconds) +
-                                       " s",
-                                   429});
-    r.headers.emplace_back("Retry-After", std::to_string(seconds));
-    return r;
+    return wait_answer(account_attempts_.wait_ms(key, monotonic_ms_()));
+}
+
+std::optional<HttpResponse> AccountService::refuse_shared(const HttpRequest& req) {
+    if (!options_.shared || !options_.client_limits || !hashes(req)) return std::nullopt;
+    // Redis away (an error): this node's own limits, checked in submit, alone.
+    auto allowed = options_.shared->take("auth", req.client, options_.attempts_per_second, options_.attempts_burst);
+    if (allowed && !*allowed) return too_many_attempts();
+    const std::string path = path_of(req);
+    const std::string key = attempt_key(req, path);
+    if (key.empty() || (path == "/api/v1/account/signin" && req.account && "name:" + username_key(req.account->name) == key))
+        return std::nullopt;
+    auto wait = options_.shared->attempt_wait(key);
+    return wait ? wait_answer(*wait) : std::nullopt;
+}
+
+void AccountService::attempt_failed(const std::string& key) {
+    account_attempts_.failed(key, monotonic_ms_());
+    if (options_.shared) (void)options_.shared->attempt_failed(key, options_.account_attempts);
+}
+
+void AccountService::attempt_succeeded(const std::string& key) {
+    account_attempts_.succeeded(key);
+    if (options_.shared) (void)options_.shared->attempt_succeeded(key);
 }
 
 void AccountService::work() {
@@ -178,7 +206,8 @@ void AccountService::work() {
         }
         HttpResponse r;
         try {
-            r = handle(job.req);
+            auto refused = refuse_shared(job.req);
+            r = refused ? std::move(*refused) : handle(job.req);
         } catch (const std::exception& e) {
             r = error_answer({"internal", e.what(), 500});
         }
@@ -275,12 +304,12 @@ HttpResponse AccountService::sign_in(const HttpRequest& req) {
         if (a.error().message == "account disabled")
             return error_answer({"account_disabled", "this account is disabled; ask the server's administrator", 403});
         if (a.error().message == "wrong username or password") {
-            account_attempts_.failed(key, monotonic_ms_());
+            attempt_failed(key);
             return error_answer(wrong_credentials());
         }
         return error_answer({"internal", a.error().message, 500});
     }
-    account_attempts_.succeeded(key);
+    attempt_succeeded(key);
     // Never the session the browser came with (no session fixation): that one ends,
     // and a new token is made.
     if (!req.session_token.empty()) (void)store_.end_session(req.session_token);
@@ -320,12 +349,12 @@ HttpResponse AccountService::change_password(const HttpRequest& req) {
     const std::string key = "id:" + std::to_string(req.account->id);
     if (!done) {
         if (done.error().message == "the current password is wrong") {
-            account_attempts_.failed(key, monotonic_ms_());
+            attempt_failed(key);
             return error_answer({"wrong_credentials", "the current password is wrong", 401});
         }
         return error_answer({"internal", done.error().message, 500});
     }
-    account_attempts_.succeeded(key);
+    attempt_succeeded(key);
     // The other sessions ended in the store; their connections close now (issue 25).
     if (options_.end_sessions) options_.end_sessions({req.account->id, "", req.session_token, "password changed"});
     return json_answer(200, R"({"v":1})");

@@ -34,6 +34,7 @@
 #include "server/accounts/accounts.h"
 #include "server/accounts/session_end.h"
 #include "server/common/guards.h"
+#include "server/common/shared_limits.h"
 #include "server/play/hub.h"
 #include "server/common/http.h"
 #include "server/stores/game_store.h"
@@ -49,6 +50,10 @@ public:
         double attempts_per_second = 0.2, attempts_burst = 10;  // sign-in, sign-up and password-change attempts per address
         AttemptGuard::Options account_attempts{};  // wrong passwords per account (issue 25), from any address
         std::vector<std::string> allowed_origins;  // as --allow-origin (common/guards.h origin_allowed)
+        // Issue 26: the same limits counted by every node of a cluster (null: this node's
+        // alone): the attempts per address (sign-up, sign-in, password change) and the
+        // wrong passwords per account. Asked on the hashing pool's threads.
+        SharedLimits* shared = nullptr;
         // Issue 25: closes the connections of sessions that end (signing out, a
         // password change); unset: none to close.
         EndSessions end_sessions;
@@ -113,6 +118,11 @@ private:
     // Issue 25: wrong passwords per account (sign-in: "name:KEY"; change: "id:N").
     AttemptGuard account_attempts_;
     std::optional<HttpResponse> refuse_account_attempt(const HttpRequest& req, const std::string& path);
+    // Issue 26: the shared counts' refusal of a hashing request (on a worker: it may wait
+    // for Redis), and a wrong or right password told to both counts.
+    std::optional<HttpResponse> refuse_shared(const HttpRequest& req);
+    void attempt_failed(const std::string& key);
+    void attempt_succeeded(const std::string& key);
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

@@ -98,6 +98,10 @@ void PuzzleMiner::loop(engine::Engine& engine) {
     }
     const int share = std::clamp(options_.cpu_percent, 1, 100);
     while (rest(std::chrono::milliseconds(0))) {
+        if (options_.active && !options_.active()) {
+            if (!rest(options_.idle)) return;
+            continue;
+        }
         auto ids = store_.games_to_scan(options_.games_per_round);
         if (!ids) {
             log_event(LogLevel::WARN, "puzzle generator: " + ids.error().message);

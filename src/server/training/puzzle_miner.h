@@ -30,6 +30,9 @@ struct PuzzleMinerOptions {
     int hash_mb = 16;
     int games_per_round = 20;               // games asked of the store at a time
     std::chrono::milliseconds idle{60'000}; // the wait when no game is left to read
+    // Several nodes (issue 26): whether this node mines now (the domains node only, so
+    // that the nodes do not all cut the same games); unset: always.
+    std::function<bool()> active;
 };
 
 class PuzzleMiner {

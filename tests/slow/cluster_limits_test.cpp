@@ -1,0 +1,155 @@
+// Outpost — issue 26, the per-address limits and the open-games cap shared across nodes,
+// against the real thing: two `outpost serve --bus … --database …` nodes with their
+// limits on (tests/support/cluster.h), one client address (loopback) spreading its
+// password guesses and its games over both. Each node alone would allow it twice the
+// share; together they allow the share once.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "../support/cluster.h"
+
+namespace {
+
+using namespace outpost::test;
+
+// Two nodes with their per-address limits on, and an open-games cap of 3.
+void start_limited(Cluster& c) {
+    for (const char* name : {"a", "b"})
+        c.nodes[name] = std::make_unique<Server>(std::vector<std::string>{
+            "--database", c.url, "--bus", c.redis.url(), "--node", name, "--max-open-games", "3", "--password-cost",
+            "cheapest"});
+}
+
+Response post(int port, const std::string& path, const std::string& body) {
+    int fd = connect_to(port);
+    Response r = http(fd, "POST", path, body, "Content-Type: application/json\r\n");
+    close(fd);
+    return r;
+}
+
+std::string sign_in_body(const std::string& password) {
+    return json{{"name", "alice"}, {"password", password}}.dump();
+}
+
+}  // namespace
+
+TEST(ClusterLimits, Issue26WrongPasswordsForOneAccountOverTwoNodesAreLimitedInTotal) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    start_limited(c);
+    ASSERT_GT(c.port("a"), 0);
+    ASSERT_GT(c.port("b"), 0);
+    ASSERT_EQ(post(c.port("a"), "/api/v1/account/signup", sign_in_body("correct horse battery")).status, 201);
+    // Five wrong passwords are free, the sixth makes the next wait (AttemptGuard): spread
+    // over both nodes, neither node has seen six, yet the seventh is refused on either.
+    for (int i = 0; i < 6; ++i) {
+        Response r = post(c.port(i % 2 ? "b" : "a"), "/api/v1/account/signin", sign_in_body("wrong " + std::to_string(i)));
+        ASSERT_EQ(r.status, 401) << i << " " << r.body;
+    }
+    for (const char* n : {"a", "b"}) {
+        Response r = post(c.port(n), "/api/v1/account/signin", sign_in_body("correct horse battery"));
+        EXPECT_EQ(r.status, 429) << n << " " << r.body;
+        EXPECT_NE(r.body.find("wrong passwords for this account"), std::string::npos) << r.body;
+    }
+}
+
+TEST(ClusterLimits, Issue26SignInAttemptsOfOneAddressOverTwoNodesAreLimitedInTotal) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    start_limited(c);
+    ASSERT_GT(c.port("a"), 0);
+    ASSERT_GT(c.port("b"), 0);
+    // 10 at once and one every 5 s per address (AccountService::Options): each node alone
+    // would take 10 of 20 attempts made in turn on both.
+    const auto started = Clock::now();
+    int answered = 0, refused = 0;
+    for (int i = 0; i < 20; ++i) {
+        Response r = post(c.port(i % 2 ? "b" : "a"), "/api/v1/account/signin",
+                          json{{"name", "nobody" + std::to_string(i)}, {"password", "whatever it is"}}.dump());
+        if (r.status == 429 && r.body.find("from this address") != std::string::npos) ++refused;
+        else ++answered;
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    EXPECT_GE(answered, 10);
+    EXPECT_LE(answered, 10 + 1 + int(seconds * 0.2)) << "in " << seconds << " s";
+    EXPECT_EQ(answered + refused, 20);
+}
+
+TEST(ClusterLimits, Issue26TheOpenGamesCapHoldsAcrossTwoNodes) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    start_limited(c);
+    ASSERT_GT(c.port("a"), 0);
+    ASSERT_GT(c.port("b"), 0);
+    // Two open games made on a, one on b: the cap of 3 is reached on both.
+    auto [first, white, black] = invite_game(c.port("a"));
+    ASSERT_FALSE(first.empty());
+    ASSERT_FALSE(std::get<0>(invite_game(c.port("a"))).empty());
+    ASSERT_FALSE(std::get<0>(invite_game(c.port("b"))).empty());
+    for (const char* n : {"b", "a"}) {
+        Response r = post(c.port(n), "/api/v1/games",
+                          R"({"v":1,"opponent":"invite","color":"white","time_control":"5+0","name":"W","opponent_name":"B"})");
+        EXPECT_EQ(r.status, 429) << n << " " << r.body;
+        EXPECT_NE(r.body.find("you have 3 unfinished games"), std::string::npos) << r.body;
+    }
+    // The first game, made on a, is aborted by its creator connected to b: its place is
+    // free for a game made on b.
+    const int w = ws(c.port("b"), first, white);
+    ASSERT_GE(w, 0);
+    ASSERT_TRUE(until(w, "state"));
+    ASSERT_TRUE(ws_send(w, R"({"v":1,"t":"abort"})"));
+    bool aborted = false;
+    for (const auto end = Clock::now() + std::chrono::seconds(10); !aborted;) {
+        auto m = next(w, end);
+        if (!m) break;
+        aborted = m->contains("game") && (*m)["game"].is_object() && (*m)["game"].value("status", "") == "aborted";
+    }
+    ASSERT_TRUE(aborted);
+    close(w);
+    bool made = false;
+    for (int i = 0; i < 50 && !made; ++i) {  // the end reaches Redis from a's queue
+        made = !std::get<0>(invite_game(c.port("b"))).empty();
+        if (!made) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_TRUE(made);
+}
+
+TEST(ClusterLimits, Issue26ConnectionsOfOneAddressOverTwoNodesAreCappedInTotal) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    for (const char* name : {"a", "b"})
+        c.nodes[name] = std::make_unique<Server>(std::vector<std::string>{
+            "--database", c.url, "--bus", c.redis.url(), "--node", name, "--max-connections-per-ip", "4"});
+    ASSERT_GT(c.port("a"), 0);
+    ASSERT_GT(c.port("b"), 0);
+    // An open connection answers; one over the cap is closed at once (no answer).
+    auto answers = [](int fd) { return fd >= 0 && http(fd, "GET", "/healthz").status == 200; };
+    std::vector<int> on_a;
+    for (int i = 0; i < 3; ++i) {
+        on_a.push_back(connect_to(c.port("a")));
+        ASSERT_TRUE(answers(on_a.back())) << i;
+    }
+    // a writes its count within 100 ms of a change. Node b has not seen this address yet:
+    // its first connection is let in, and b hears of a's three with it; then b is at the
+    // cap of 4 in all.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const int first_on_b = connect_to(c.port("b"));
+    ASSERT_TRUE(answers(first_on_b));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const int over = connect_to(c.port("b"));
+    EXPECT_FALSE(answers(over));
+    close(over);
+    // a's connections close: b hears it within its next sync (a second) and lets one in again.
+    for (int fd : on_a) close(fd);
+    bool let_in = false;
+    for (int i = 0; i < 40 && !let_in; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        const int fd = connect_to(c.port("b"));
+        let_in = answers(fd);
+        close(fd);
+    }
+    EXPECT_TRUE(let_in);
+    close(first_on_b);
+}
