@@ -101,7 +101,7 @@ std::string RedisBus::node_of(const std::string& game) {
 }
 
 std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::int64_t stored_fence) {
-    if (!keeper_ || game.empty() || game[0] == '@') return std::nullopt;
+    if (!keeper_ || game.empty() || game[0] == '@' || handing(game)) return std::nullopt;  // handing: on its way to another node
     const auto before = keeper_->held(game);
     auto l = keeper_->take(game);
     if (!l) {
@@ -207,7 +207,13 @@ bool RedisBus::route(const FollowKey& key) {
     }
     auto who = f.who.lock();
     if (!who) return true;  // gone; its leave is on its way
-    auto owner = owner_of(f.at.id);
+    // Where a moved message said the game goes, before asking Redis (a node that does
+    // not run it after all answers moved again).
+    auto owner = !f.hint.empty() ? std::optional<std::string>(f.hint) : owner_of(f.at.id);
+    if (!f.hint.empty()) {
+        std::lock_guard lock(mutex_);
+        if (auto it = follows_.find(key); it != follows_.end()) it->second.hint.clear();
+    }
     if (!owner) return false;
     if (*owner == node()) {
         BusHandler* h = handler(Topic::GAME);
@@ -437,11 +443,21 @@ void RedisBus::watcher() {
                 else elsewhere.emplace(f.at.id, f.owner);
             }
         }
-        std::set<std::string> changed;
-        for (const auto& [game, known] : elsewhere) {
-            auto now = owner_of(game);
-            if (now && *now != known) changed.insert(game);
+        finish_hand_overs();
+        {
+            std::lock_guard lock(mutex_);
+            const auto now = std::chrono::steady_clock::now();
+            std::erase_if(recent_moves_, [&](const auto& r) { return now - r.second >= options_.follow_pause; });
+            std::erase_if(handed_away_, [&](const auto& r) { return now - r.second >= options_.lease; });
         }
+        // Who runs them now: all in one round trip.
+        std::set<std::string> changed;
+        std::vector<std::string> games;
+        games.reserve(elsewhere.size());
+        for (const auto& [game, known] : elsewhere) games.push_back(game);
+        if (auto owners = owners_of(games))
+            for (const auto& [game, known] : elsewhere)
+                if (auto it = owners->find(game); it != owners->end() && it->second != known) changed.insert(game);
         if (!changed.empty()) {
             std::lock_guard lock(mutex_);
             for (const auto& [key, f] : follows_)
@@ -485,7 +501,8 @@ void RedisBus::on_lease_lost(const std::string& game) {
     release_followers(game, followers);
 }
 
-void RedisBus::release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers) {
+void RedisBus::release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers,
+                                 const std::string& to) {
     const Address at = Address::game(game);
     for (const auto& s : followers) {
         if (auto* p = dynamic_cast<Proxy*>(s.get())) {
@@ -493,6 +510,7 @@ void RedisBus::release_followers(const std::string& game, const std::vector<std:
             e.kind = Envelope::Kind::MOVED;
             e.conn = p->conn();
             e.address = at.text();
+            e.to = to;
             post(p->node(), e);
             std::lock_guard lock(mutex_);
             remote_.erase({p->node(), p->conn()});
