@@ -101,7 +101,8 @@ std::string RedisBus::node_of(const std::string& game) {
 }
 
 std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::int64_t stored_fence) {
-    if (!keeper_ || game.empty() || game[0] == '@' || handing(game)) return std::nullopt;  // handing: on its way to another node
+    // handing: on its way to another node; leaving: SIGTERM handed every game over.
+    if (!keeper_ || game.empty() || game[0] == '@' || handing(game) || leaving_) return std::nullopt;
     const auto before = keeper_->held(game);
     auto l = keeper_->take(game);
     if (!l) {
@@ -524,6 +525,7 @@ void RedisBus::release_followers(const std::string& game, const std::vector<std:
 
 void RedisBus::hand_over() {
     if (!drop_ || !live_ || !keeper_) return;
+    leaving_ = true;
     const auto games = live_();
     for (const std::string& game : games) {
         auto followers = drop_(game);  // first: nothing more is written from here

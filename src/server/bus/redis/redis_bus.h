@@ -203,6 +203,9 @@ private:
     bool stopping_ = false;
     bool poked_ = false;  // the watcher looks now (a game moved), not at its next turn
     std::atomic<bool> linked_before_{false};
+    // SIGTERM: every game handed over; none taken again here (this node's own
+    // connections would else take their games back from it while it stops).
+    std::atomic<bool> leaving_{false};
     DomainsChanged domains_changed_;            // set once, before domains_candidate_
     std::atomic<bool> domains_candidate_{false};
     std::atomic<bool> runs_domains_{false};     // as last told to the edge
