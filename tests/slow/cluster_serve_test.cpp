@@ -26,12 +26,15 @@ TEST(ClusterServe, Issue26TwoPlayersOnTwoNodesAndASpectatorOnAThirdSeeEveryMoveI
     auto [id, white, black] = invite_game(c.port("a"), &head);
     ASSERT_FALSE(id.empty());
     EXPECT_NE(head.find("X-Outpost-Node: a"), std::string::npos) << head;
-    // White on b, Black on c: both forwarded to a, which made the game; a spectator on a.
-    const int w = ws(c.port("b"), id, white), b = ws(c.port("c"), id, black), s = ws(c.port("a"), id, "");
+    // White on b, Black on c: both forwarded to a, which made the game; a spectator on a
+    // (first: a game with a connection of its node stays there, docs/scaling.md).
+    const int s = ws(c.port("a"), id, "");
+    ASSERT_GE(s, 0);
+    ASSERT_TRUE(until(s, "state"));
+    const int w = ws(c.port("b"), id, white), b = ws(c.port("c"), id, black);
     ASSERT_GE(w, 0);
     ASSERT_GE(b, 0);
-    ASSERT_GE(s, 0);
-    for (int fd : {w, b, s}) {
+    for (int fd : {w, b}) {
         auto state = until(fd, "state");
         ASSERT_TRUE(state);
         EXPECT_EQ((*state)["node"], "a");
@@ -69,6 +72,10 @@ TEST(ClusterServe, Issue26KillNineOfTheOwnerTheGameGoesOnAtAnotherNodeWithinFive
     for (const char* n : {"a", "b"}) ASSERT_GT(c.start(n).port, 0);
     auto [id, white, black] = invite_game(c.port("a"));
     ASSERT_FALSE(id.empty());
+    // A spectator on a keeps the game there (no connection of a's: it would follow its
+    // players to b, docs/scaling.md).
+    const int s = ws(c.port("a"), id, "");
+    ASSERT_TRUE(until(s, "state"));
     const int w = ws(c.port("b"), id, white), b = ws(c.port("b"), id, black);
     ASSERT_TRUE(until(w, "state"));
     ASSERT_TRUE(until(b, "state"));
@@ -93,6 +100,7 @@ TEST(ClusterServe, Issue26KillNineOfTheOwnerTheGameGoesOnAtAnotherNodeWithinFive
     EXPECT_EQ(stored_moves(c.url, id).size(), 10u);
     close(w);
     close(b);
+    close(s);
 }
 
 // SIGTERM: the game is handed over with no pause longer than 1 s.
@@ -103,6 +111,8 @@ TEST(ClusterServe, Issue26SigtermHandsTheGameOverWithinOneSecond) {
     for (const char* n : {"a", "b"}) ASSERT_GT(c.start(n).port, 0);
     auto [id, white, black] = invite_game(c.port("a"));
     ASSERT_FALSE(id.empty());
+    const int s = ws(c.port("a"), id, "");  // keeps the game on a (as above)
+    ASSERT_TRUE(until(s, "state"));
     const int w = ws(c.port("b"), id, white), b = ws(c.port("b"), id, black);
     ASSERT_TRUE(until(w, "state"));
     ASSERT_TRUE(until(b, "state"));
@@ -120,6 +130,7 @@ TEST(ClusterServe, Issue26SigtermHandsTheGameOverWithinOneSecond) {
     EXPECT_EQ(stored_moves(c.url, id).size(), 8u);
     close(w);
     close(b);
+    close(s);
 }
 
 // Redis killed and started again: no acknowledged move lost, play resumes by itself.
@@ -161,7 +172,7 @@ TEST(ClusterServe, Issue26KillNineWhileAHundredGamesArePlayedLosesNoAcknowledged
     for (const char* n : {"a", "b"}) ASSERT_GT(c.start(n).port, 0);
     struct G {
         std::string id;
-        int w = -1, b = -1;
+        int w = -1, b = -1, s = -1;  // s: a spectator on a, which keeps the game there
         int acked = 0;
     };
     std::vector<G> games(100);
@@ -169,6 +180,9 @@ TEST(ClusterServe, Issue26KillNineWhileAHundredGamesArePlayedLosesNoAcknowledged
         auto [id, white, black] = invite_game(c.port("a"));
         ASSERT_FALSE(id.empty());
         g.id = id;
+        g.s = ws(c.port("a"), id, "");
+        ASSERT_GE(g.s, 0);
+        ASSERT_TRUE(until(g.s, "state"));
         g.w = ws(c.port("b"), id, white);
         g.b = ws(c.port("b"), id, black);
         ASSERT_GE(g.w, 0);
@@ -220,6 +234,7 @@ TEST(ClusterServe, Issue26KillNineWhileAHundredGamesArePlayedLosesNoAcknowledged
         EXPECT_EQ(int(stored_moves(c.url, g.id).size()), g.acked) << g.id;
         close(g.w);
         close(g.b);
+        close(g.s);
     }
 }
 

@@ -30,6 +30,13 @@ public:
     using DropGame = std::function<std::vector<std::shared_ptr<Subscriber>>(const std::string& game)>;
     using LiveGames = std::function<std::vector<std::string>()>;
     virtual void attach_games(DropGame drop, LiveGames live) = 0;
+    // Games follow their players (docs/scaling.md): the hub hands one live game over to
+    // another node: its clocks as they read now are written, the room leaves memory and
+    // its followers are answered; `durable` runs (on the writer's thread, never blocking)
+    // once everything written of the game is durable. None: not a live game here.
+    using HandOverGame = std::function<std::optional<std::vector<std::shared_ptr<Subscriber>>>(
+        const std::string& game, std::function<void()> durable)>;
+    virtual void attach_hand_over(HandOverGame) {}
     // Before this node runs a game (HubEnv::take_game): its lease's fencing token, or
     // none when another node runs it (or the bus cannot be reached).
     virtual std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) = 0;

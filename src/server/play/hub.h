@@ -246,6 +246,13 @@ public:
     // of it is written from here. The connections that followed it, to be joined again
     // wherever it runs now.
     std::vector<std::shared_ptr<Subscriber>> drop_game(const std::string& id);
+    // Issue 26, games follow their players: game `id` moves to the node its players'
+    // connections are on. Its clocks as they read now are written (the side to move is
+    // charged the time it used here, not the hand-over: docs/laws.md), then it is
+    // dropped as above; `durable` runs once that write and every one before it is
+    // durable. None (and `durable` never runs): no live game `id` in memory.
+    std::optional<std::vector<std::shared_ptr<Subscriber>>> hand_over_game(const std::string& id,
+                                                                          std::function<void()> durable);
     // The games in memory that are not over (a SIGTERM hand-over drops them all).
     std::vector<std::string> live_game_ids() const;
 
@@ -361,6 +368,9 @@ private:
     std::unordered_map<std::string, std::list<std::pair<std::string, size_t>>::iterator> lru_pos_;
     size_t finished_bytes_ = 0;
     void forget_finished(const std::string& id);
+    // drop_game under the hub's lock: the room out of memory, its followers.
+    std::vector<std::shared_ptr<Subscriber>> drop_locked(const std::string& id);
+    void after_drop(const std::string& id);  // without the lock: its robot and dead-position watch cancelled
     std::unordered_map<std::string, int> open_games_;  // per key of open_keys
     std::uint64_t next_robot_request_ = 0;
     // When the player's move being handled came in (for outpost_move_latency_seconds,

@@ -46,25 +46,56 @@ Answer<Room*> Hub::find_to_read(const std::string& id, std::unique_ptr<Room>& sc
     return scratch.get();
 }
 
-std::vector<std::shared_ptr<Subscriber>> Hub::drop_game(const std::string& id) {
+std::vector<std::shared_ptr<Subscriber>> Hub::drop_locked(const std::string& id) {
     std::vector<std::shared_ptr<Subscriber>> followers;
-    {
-        std::lock_guard lock(mutex_);
-        auto it = rooms_.find(id);
-        if (it == rooms_.end()) return followers;
-        Room& r = *it->second;
-        for (const auto& [p, sub] : r.subscribers)
-            if (auto s = sub.first.lock()) followers.push_back(std::move(s));
-        uncount_open(r);
-        forget_finished(id);
-        rooms_.erase(it);  // its timer finds no room (on_timer) and does nothing
-    }
+    auto it = rooms_.find(id);
+    if (it == rooms_.end()) return followers;
+    Room& r = *it->second;
+    for (const auto& [p, sub] : r.subscribers)
+        if (auto s = sub.first.lock()) followers.push_back(std::move(s));
+    uncount_open(r);
+    forget_finished(id);
+    rooms_.erase(it);  // its timer finds no room (on_timer) and does nothing
+    return followers;
+}
+
+void Hub::after_drop(const std::string& id) {
     {
         std::lock_guard lock(failed_mutex_);
         failed_.erase(id);
     }
     if (env_.cancel_robot) env_.cancel_robot(id);
     if (env_.cancel_dead_position) env_.cancel_dead_position(id);
+}
+
+std::vector<std::shared_ptr<Subscriber>> Hub::drop_game(const std::string& id) {
+    std::vector<std::shared_ptr<Subscriber>> followers;
+    {
+        std::lock_guard lock(mutex_);
+        if (rooms_.count(id) == 0) return followers;
+        followers = drop_locked(id);
+    }
+    after_drop(id);
+    return followers;
+}
+
+std::optional<std::vector<std::shared_ptr<Subscriber>>> Hub::hand_over_game(const std::string& id,
+                                                                           std::function<void()> durable) {
+    std::vector<std::shared_ptr<Subscriber>> followers;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = rooms_.find(id);
+        if (it == rooms_.end() || it->second->game.is_over()) return std::nullopt;
+        Room& r = *it->second;
+        // FIDE 6.10-6.11 (docs/laws.md): the clocks as they read now, with the time the
+        // side to move has used here, are the last durable reading the next node starts
+        // from (Hub::adopt restarts the running clock at its takeover): the time the
+        // game spends between nodes is nobody's.
+        writer_.submit(write_for(r, r.game.ply()), [](const Result<bool>&) {});
+        followers = drop_locked(id);
+        writer_.after_pending([durable = std::move(durable)](const Result<bool>&) { durable(); });
+    }
+    after_drop(id);
     return followers;
 }
 

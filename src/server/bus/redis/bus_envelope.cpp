@@ -72,6 +72,10 @@ std::string encode(const Envelope& e) {
     if (e.kind == Envelope::Kind::MESSAGE || e.kind == Envelope::Kind::OUT || e.kind == Envelope::Kind::REPORT)
         j["text"] = e.text;
     if (e.kind == Envelope::Kind::MESSAGE && e.lag_ms) j["lag"] = e.lag_ms;
+    if (e.kind == Envelope::Kind::MOVED) {
+        if (!e.text.empty()) j["text"] = e.text;
+        if (!e.to.empty()) j["to"] = e.to;
+    }
     // Invalid UTF-8 in a client's text is replaced rather than thrown on.
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -129,6 +133,15 @@ Result<Envelope> decode(std::string_view payload) {
         if (!text) return make_error("a bus message: " + text.error().message);
         if (!json::accept(*text)) return make_error("a bus message: a report that is not JSON");
         e.text = std::move(*text);
+    }
+    if (e.kind == Envelope::Kind::MOVED) {  // a client's message at most, and a node's name
+        auto text = text_field(j, "text", MaxForwardedMessage, false);
+        if (!text) return make_error("a bus message: " + text.error().message);
+        auto to = text_field(j, "to", 64, false);
+        if (!to) return make_error("a bus message: " + to.error().message);
+        if (!to->empty() && !LeaseTable::valid_node_name(*to)) return make_error("a bus message moving a game to a node whose name is not one");
+        e.text = std::move(*text);
+        e.to = std::move(*to);
     }
     if (message) {
         auto lag = int_field(j, "lag", 0, 60'000);

@@ -24,7 +24,9 @@ struct Envelope {
         MESSAGE,  // node -> owner: what the connection wrote
         LEAVE,    // node -> owner: the connection is gone
         OUT,      // owner -> node: a text for one connection (state, move, error...)
-        MOVED,    // owner -> node: this node does not run the game (any more): find who does
+        MOVED,    // owner -> node: this node does not run the game (any more): find who does;
+                  // with the connection's message that arrived too late ("text"), to be
+                  // sent where the game runs next, and the node it moves to if known ("to")
         REPORT,   // node -> the domains node: a game's report for the lobby, events, simuls
     };
     Kind kind = Kind::OUT;
@@ -37,7 +39,9 @@ struct Envelope {
     std::int64_t account = 0; // JOIN: the signed-in account (0: anonymous)
     std::string account_name;
     std::string client;       // JOIN: the client's key for per-client limits
-    std::string text;         // MESSAGE, OUT, REPORT (a JSON object, play/live_game_json.h)
+    std::string text;         // MESSAGE, OUT, REPORT (a JSON object, play/live_game_json.h);
+                              // MOVED: the message not played here ("": none)
+    std::string to;           // MOVED: the node the game is handed to ("": to be found)
     std::int64_t lag_ms = 0;  // MESSAGE: the lag measured on the connection (C5)
 };
 

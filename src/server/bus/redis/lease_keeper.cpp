@@ -84,6 +84,12 @@ std::optional<Lease> LeaseKeeper::held(const std::string& game) const {
     return std::nullopt;
 }
 
+bool LeaseKeeper::live(const std::string& game) const {
+    std::lock_guard lock(mu_);
+    auto it = held_.find(game);
+    return it != held_.end() && !it->second.parked;
+}
+
 std::size_t LeaseKeeper::size() const {
     std::lock_guard lock(mu_);
     return std::size_t(std::count_if(held_.begin(), held_.end(), [](const auto& h) { return !h.second.parked; }));

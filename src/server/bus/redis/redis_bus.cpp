@@ -104,7 +104,8 @@ std::string RedisBus::node_of(const std::string& game) {
 }
 
 std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::int64_t stored_fence) {
-    if (!keeper_ || game.empty() || game[0] == '@') return std::nullopt;
+    // handing: on its way to another node; leaving: SIGTERM handed every game over.
+    if (!keeper_ || game.empty() || game[0] == '@' || handing(game) || leaving_) return std::nullopt;
     const auto before = keeper_->held(game);
     auto l = keeper_->take(game);
     if (!l) {
@@ -202,7 +203,13 @@ bool RedisBus::route(const FollowKey& key) {
     }
     auto who = f.who.lock();
     if (!who) return true;  // gone; its leave is on its way
-    auto owner = owner_at(f.at);
+    // Where a moved message said the game goes, before asking Redis (a node that does
+    // not run it after all answers moved again).
+    auto owner = !f.hint.empty() ? std::optional<std::string>(f.hint) : owner_at(f.at);
+    if (!f.hint.empty()) {
+        std::lock_guard lock(mutex_);
+        if (auto it = follows_.find(key); it != follows_.end()) it->second.hint.clear();
+    }
     if (!owner || owner->empty()) return false;
     if (*owner == node()) {
         BusHandler* h = handler(f.at.topic);
@@ -433,12 +440,27 @@ void RedisBus::watcher() {
                 else elsewhere.emplace(f.at, f.owner);
             }
         }
+        finish_hand_overs();
+        {
+            std::lock_guard lock(mutex_);
+            const auto now = std::chrono::steady_clock::now();
+            std::erase_if(recent_moves_, [&](const auto& r) { return now - r.second >= options_.follow_pause; });
+            std::erase_if(handed_away_, [&](const auto& r) { return now - r.second >= options_.lease; });
+        }
+        // Who runs them now: every game in one round trip, the domains lease once.
         std::set<Address> changed;
+        std::vector<std::string> games;
+        games.reserve(elsewhere.size());
+        for (const auto& [at, known] : elsewhere)
+            if (at.topic == Topic::GAME) games.push_back(at.id);
+        std::optional<std::map<std::string, std::string>> owners;
+        if (!games.empty()) owners = owners_of(games);
         std::optional<std::optional<std::string>> domains;  // asked once a turn
         for (const auto& [at, known] : elsewhere) {
             std::optional<std::string> now;
             if (at.topic == Topic::GAME) {
-                now = owner_of(at.id);
+                if (!owners) continue;  // Redis away: asked again next turn
+                if (auto it = owners->find(at.id); it != owners->end()) now = it->second;
             } else {
                 if (!domains) domains = owner_at(at);
                 now = *domains;
@@ -487,7 +509,8 @@ void RedisBus::on_lease_lost(const std::string& game) {
     release_followers(game, followers);
 }
 
-void RedisBus::release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers) {
+void RedisBus::release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers,
+                                 const std::string& to) {
     const Address at = Address::game(game);
     for (const auto& s : followers) {
         if (auto* p = dynamic_cast<Proxy*>(s.get())) {
@@ -495,6 +518,7 @@ void RedisBus::release_followers(const std::string& game, const std::vector<std:
             e.kind = Envelope::Kind::MOVED;
             e.conn = p->conn();
             e.address = at.text();
+            e.to = to;
             post(p->node(), e);
             std::lock_guard lock(mutex_);
             remote_.erase({p->node(), p->conn()});
@@ -509,6 +533,7 @@ void RedisBus::release_followers(const std::string& game, const std::vector<std:
 void RedisBus::hand_over() {
     hand_over_domains();  // redis_domains.cpp
     if (!drop_ || !live_ || !keeper_) return;
+    leaving_ = true;
     const auto games = live_();
     for (const std::string& game : games) {
         auto followers = drop_(game);  // first: nothing more is written from here

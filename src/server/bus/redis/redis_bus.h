@@ -30,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -53,6 +54,11 @@ public:
         std::chrono::milliseconds finished_lease{60000};  // a finished game's, likewise
         std::chrono::milliseconds watch_every{250};    // the followers' check of their games' owners
         std::chrono::milliseconds redis_timeout{500};  // the longest a caller waits for Redis
+        // Games follow their players (redis_follow.cpp): a game with no connection of
+        // this node moves to the node of a connection that joins it from there, at most
+        // once per `follow_pause` a game (on each of the two nodes).
+        bool follow_players = true;
+        std::chrono::milliseconds follow_pause{10000};
     };
     // Connects and subscribes to this node's channel; an unreachable Redis is an error.
     static Result<std::unique_ptr<RedisBus>> open(Options options);
@@ -64,6 +70,7 @@ public:
     void leave(const Address& at, const Subscriber* who) override;
 
     void attach_games(DropGame drop, LiveGames live) override;
+    void attach_hand_over(HandOverGame hand_over) override;
     std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) override;
     std::string node_of(const std::string& game) override;
     void game_ended(const std::string& game) override;
@@ -82,6 +89,7 @@ public:
 
     // For tests and metrics.
     std::uint64_t refused_messages() const { return refused_.load(); }
+    std::uint64_t games_moved_away() const { return moved_away_.load(); }  // handed to their players' node
     std::size_t leases_held() const { return keeper_->size(); }
     std::size_t leases_parked() const { return keeper_->parked_size(); }
     std::uint64_t reports_dropped() const { return reports_dropped_.load(); }
@@ -103,6 +111,15 @@ private:
         // Its messages sent while its game changes hands (its node died: what was sent
         // there reached nobody), sent again once it is joined where the game runs now.
         std::vector<std::string> held;
+        std::string hint;  // where its game is being handed (a moved message said), tried first
+    };
+    // A game this node is handing to the node its players are on (redis_follow.cpp).
+    struct Handing {
+        std::string to;          // the joining connection's node
+        std::uint64_t conn = 0;  // ... and its number there
+        std::vector<std::shared_ptr<Subscriber>> followers;
+        std::set<std::pair<std::string, std::uint64_t>> waiting;  // other joins meanwhile (node, connection)
+        bool dropped = false, durable = false;  // both: the watcher finishes it
     };
     // A message on its way to another node's channel; a client's message (conn != 0)
     // that reaches nobody there is held for its connection (Follow::held).
@@ -144,7 +161,9 @@ private:
     void http_unreached(std::uint64_t call);
     void stop_http_calls();
     void on_lease_lost(const std::string& game);
-    void release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers);
+    // `to`: the node the game is handed to, if known (the moved message says it).
+    void release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers,
+                           const std::string& to = "");
     void remote_join(const Envelope& e);
     void remote_message(const Envelope& e);
     void remote_leave(const Envelope& e);
@@ -159,6 +178,14 @@ private:
     void domains_lost();
     void hand_over_domains();  // SIGTERM: the lease released, its followers told
     void report_in(const Envelope& e);
+    // redis_follow.cpp: whether a remote join moves its game here to there, and the steps.
+    bool hands_over(const Envelope& join, const Address& at);
+    void finish_hand_overs();                       // on the watcher's thread
+    bool handing(const std::string& game) const;  // or handed away a moment ago
+    void moved_recently(const std::string& game);   // under mutex_
+    // The owners of many games in one round trip (this node for a game nobody holds);
+    // none when Redis cannot be reached.
+    std::optional<std::map<std::string, std::string>> owners_of(const std::vector<std::string>& games);
 
     Options options_;
     RedisClient lease_client_, lookup_client_, publish_client_;
@@ -166,6 +193,7 @@ private:
     std::unique_ptr<LeaseKeeper> keeper_;
     DropGame drop_;
     LiveGames live_;
+    HandOverGame hand_over_;
 
     mutable std::mutex mutex_;
     // Held while a follow is joined to this node's hub again (route()): a message of that
@@ -177,6 +205,15 @@ private:
     std::unordered_map<std::uint64_t, FollowKey> by_conn_;
     std::map<std::pair<std::string, std::uint64_t>, Remote> remote_;
     std::uint64_t next_conn_ = 0;
+    std::map<std::string, Handing> handing_;  // games on their way to another node
+    // When each game last moved here or from here (follow_pause), pruned by the watcher.
+    std::unordered_map<std::string, std::chrono::steady_clock::time_point> recent_moves_;
+    std::vector<std::string> finishing_;      // handing_ ready for the watcher
+    // Games handed to another node, for a lease's time: not taken back here meanwhile
+    // (a join that reaches this node before the other took the lease would else take it
+    // back; were that node dead, the lease's expiry would take as long).
+    std::unordered_map<std::string, std::chrono::steady_clock::time_point> handed_away_;
+    std::atomic<std::uint64_t> moved_away_{0};
 
     std::mutex out_mutex_;
     std::condition_variable out_wake_;
@@ -186,6 +223,9 @@ private:
     bool stopping_ = false;
     bool poked_ = false;  // the watcher looks now (a game moved), not at its next turn
     std::atomic<bool> linked_before_{false};
+    // SIGTERM: every game handed over; none taken again here (this node's own
+    // connections would else take their games back from it while it stops).
+    std::atomic<bool> leaving_{false};
     DomainsChanged domains_changed_;            // set once, before domains_candidate_
     std::atomic<bool> domains_candidate_{false};
     std::atomic<bool> runs_domains_{false};     // as last told to the edge

@@ -52,6 +52,18 @@ void RedisBus::remote_join(const Envelope& e) {
         }
     }
     if (old) h->on_leave(*at, old.get());  // joined again (its node lost Redis, or re-routed)
+    // Games follow their players (redis_follow.cpp): a game no connection of this node
+    // follows goes to the joining one's node, which is told "moved" once it may take it.
+    {
+        // On its way to another node: told where it went once it is there (finish_hand_overs).
+        constexpr std::size_t MaxWaiting = 10'000;
+        std::lock_guard lock(mutex_);
+        if (auto it = handing_.find(at->id); it != handing_.end()) {
+            if (it->second.waiting.size() < MaxWaiting) it->second.waiting.emplace(e.node, e.conn);
+            return;
+        }
+    }
+    if (hands_over(e, *at)) return;
     auto proxy = std::make_shared<Proxy>(*this, e.node, e.conn, e.account);
     std::optional<Account> account;
     if (e.account > 0) {
@@ -83,13 +95,21 @@ void RedisBus::remote_message(const Envelope& e) {
         std::lock_guard lock(mutex_);
         if (auto it = remote_.find({e.node, e.conn}); it != remote_.end()) r = it->second;
     }
-    if (!r || r->at.text() != e.address) {
-        // Not joined here (the game left this node, or this node restarted): its node
-        // finds where the game runs and joins there.
+    std::string handed_to;  // on its way to that node (redis_follow.cpp)
+    if (auto at = Address::parse(e.address)) {
+        std::lock_guard lock(mutex_);
+        if (auto it = handing_.find(at->id); it != handing_.end()) handed_to = it->second.to;
+    }
+    if (!r || r->at.text() != e.address || !handed_to.empty()) {
+        // Not joined here (the game left this node, is on its way to another, or this
+        // node restarted): its node finds where the game runs, joins there and sends
+        // this message there (it is answered with it, not played here nor lost).
         Envelope answer;
         answer.kind = Envelope::Kind::MOVED;
         answer.conn = e.conn;
         answer.address = e.address;
+        answer.text = e.text;
+        answer.to = handed_to;
         return post(e.node, answer);
     }
     BusHandler* h = handler(r->at.topic);
@@ -126,14 +146,34 @@ void RedisBus::deliver_out(const Envelope& e) {
 }
 
 void RedisBus::moved(const Envelope& e) {
+    constexpr std::size_t MaxHeld = 16;  // as hold()
+    std::shared_ptr<Subscriber> here;    // joined here meanwhile: its message is played here
+    Address at;
     {
         std::lock_guard lock(mutex_);
         auto c = by_conn_.find(e.conn);
         if (c == by_conn_.end()) return;
         auto it = follows_.find(c->second);
-        if (it == follows_.end() || it->second.at.text() != e.address || it->second.owner == node()) return;
-        it->second.owner.clear();
+        if (it == follows_.end() || it->second.at.text() != e.address) return;
+        Follow& f = it->second;
+        // Games follow their players: handed here (it may be joined here already, the
+        // watcher having found the lease free first): not moved again for a while.
+        if (e.to == node() && e.text.empty()) moved_recently(f.at.id);
+        if (f.owner == node()) {
+            if (e.text.empty()) return;
+            here = f.who.lock();
+            at = f.at;
+        } else {
+            if (!e.text.empty() && f.held.size() < MaxHeld) f.held.push_back(e.text);
+            f.hint = e.to == node() ? "" : e.to;
+            f.owner.clear();
+            // Games follow their players: a message that came back while its game is on
+            // its way here waits for the moved message that says it is here (no poke:
+            // the watcher would only find the game still there).
+            if (e.to == node() && !e.text.empty()) return;
+        }
     }
+    if (here) return send(at, *here, e.text);
     poke();
 }
 

@@ -119,6 +119,21 @@ Result<std::optional<Lease>> LeaseTable::holder(std::string_view game) {
     return read_value(game, r->str);
 }
 
+Result<std::vector<std::optional<Lease>>> LeaseTable::holders(const std::vector<std::string>& games) {
+    std::vector<std::optional<Lease>> out;
+    if (games.empty()) return out;
+    std::vector<std::string> argv = {"MGET"};
+    argv.reserve(games.size() + 1);
+    for (const auto& g : games) argv.push_back(key(g));
+    auto r = redis_.command(argv);
+    if (!r) return make_error("leases of " + std::to_string(games.size()) + " games: " + r.error().message);
+    if (r->elements.size() != games.size()) return make_error("leases of games: an answer of the wrong length");
+    out.reserve(games.size());
+    for (std::size_t i = 0; i < games.size(); ++i)
+        out.push_back(r->elements[i].is_nil() ? std::nullopt : read_value(games[i], r->elements[i].str));
+    return out;
+}
+
 Result<bool> LeaseTable::raise_fence(std::int64_t floor) {
     auto r = redis_.command({"EVAL", std::string(RaiseFenceScript), "1", prefix_ + "fence", std::to_string(floor)});
     if (!r) return make_error("raising the fencing tokens: " + r.error().message);

@@ -57,6 +57,9 @@ public:
     Result<bool> release(const Lease& lease);
     // Who holds it now, if anyone.
     Result<std::optional<Lease>> holder(std::string_view game);
+    // Who holds each of many, in one round trip (one MGET: the watcher of the games a
+    // node's connections follow elsewhere), in the order asked.
+    Result<std::vector<std::optional<Lease>>> holders(const std::vector<std::string>& games);
     // The token counter is raised to at least `floor` (a Redis that restarted empty
     // starts it again from 0, below the tokens the database has seen).
     Result<bool> raise_fence(std::int64_t floor);
