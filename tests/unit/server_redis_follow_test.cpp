@@ -217,7 +217,9 @@ TEST(RedisBusIssue26Follow, TheOwnersOfManyGamesAreReadInOneRoundTrip) {
     ASSERT_TRUE(raw.command({"CONFIG", "RESETSTAT"}).ok());
     std::this_thread::sleep_for(600ms);  // about 12 turns of b's watcher (every 50 ms)
     const long long gets = calls_of(raw, "get"), mgets = calls_of(raw, "mget");
-    EXPECT_EQ(gets, 0) << "one GET a game (Redis counts the GETs of scripts too)";
+    // Each node's watcher reads who holds the domains lease once a turn (one GET): 2
+    // nodes, ~12 turns. One GET a game would be 40 a turn of b's.
+    EXPECT_LE(gets, 40) << "one GET a game (Redis counts the GETs of scripts too)";
     EXPECT_GE(mgets, 5);
     EXPECT_LE(mgets, 20) << "one MGET a turn of the watcher, for all 40 games";
     // What it reads is who runs each: a game moved meanwhile is followed there.
