@@ -255,6 +255,23 @@ bool RedisBus::route(const FollowKey& key) {
 }
 
 void RedisBus::send(const Address& at, Subscriber& from, std::string_view text, Millis lag_ms) {
+    // Messages of this connection held while its game changed hands are on their way
+    // (send_held): this one goes after them, never before.
+    bool queued = false;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = follows_.find({&from, at});
+        if (it != follows_.end() && !it->second.owner.empty() && (it->second.flushing || !it->second.held.empty()) &&
+            it->second.held.size() < MaxHeldMessages) {
+            it->second.held.push_back(std::string(text.substr(0, MaxForwardedMessage)));
+            queued = true;
+        }
+    }
+    if (queued) return send_held({&from, at});
+    send_now(at, from, text, lag_ms);
+}
+
+void RedisBus::send_now(const Address& at, Subscriber& from, std::string_view text, Millis lag_ms) {
     BusHandler* h = nullptr;
     std::optional<Follow> f;
     {
@@ -333,7 +350,7 @@ void RedisBus::post(const std::string& to_node, const Envelope& e) {
 }
 
 bool RedisBus::hold(std::uint64_t conn, const FollowKey* key, const std::string& text) {
-    constexpr std::size_t MaxHeld = 16;
+    constexpr std::size_t MaxHeld = MaxHeldMessages;
     {
         std::lock_guard lock(mutex_);
         auto it = follows_.end();
@@ -350,18 +367,33 @@ bool RedisBus::hold(std::uint64_t conn, const FollowKey* key, const std::string&
 }
 
 void RedisBus::send_held(const FollowKey& key) {
-    std::vector<std::string> held;
-    Follow f;
-    {
-        std::lock_guard lock(mutex_);
-        auto it = follows_.find(key);
-        if (it == follows_.end() || it->second.owner.empty()) return;
-        held.swap(it->second.held);
-        f = it->second;
+    // One thread at a time sends a follow's held messages, until none is left: what
+    // another thread adds meanwhile (send(), a moved message) goes out after them.
+    bool sending = false;
+    for (;;) {
+        std::vector<std::string> held;
+        Follow f;
+        {
+            std::lock_guard lock(mutex_);
+            auto it = follows_.find(key);
+            if (it == follows_.end()) return;
+            if (it->second.flushing && !sending) return;  // the other thread sends these too
+            if (it->second.owner.empty() || it->second.held.empty()) {
+                it->second.flushing = false;
+                return;
+            }
+            it->second.flushing = sending = true;
+            held.swap(it->second.held);
+            f = it->second;
+        }
+        auto who = f.who.lock();
+        if (!who) {
+            std::lock_guard lock(mutex_);
+            if (auto it = follows_.find(key); it != follows_.end()) it->second.flushing = false;
+            return;
+        }
+        for (const std::string& text : held) send_now(f.at, *who, text);
     }
-    auto who = f.who.lock();
-    if (!who) return;
-    for (const std::string& text : held) send(f.at, *who, text);
 }
 
 void RedisBus::publisher() {

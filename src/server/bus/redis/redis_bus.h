@@ -111,6 +111,7 @@ private:
         // Its messages sent while its game changes hands (its node died: what was sent
         // there reached nobody), sent again once it is joined where the game runs now.
         std::vector<std::string> held;
+        bool flushing = false;  // a thread is sending `held` (send_held): new ones queue behind
         std::string hint;  // where its game is being handed (a moved message said), tried first
     };
     // A game this node is handing to the node its players are on (redis_follow.cpp).
@@ -154,7 +155,10 @@ private:
     void forget_node(const std::string& gone);  // nobody listens on its channel
     // Holds a connection's message for the game's next node; false when it holds enough.
     bool hold(std::uint64_t conn, const FollowKey* key, const std::string& text);
-    void send_held(const FollowKey& key);  // once joined where the game runs now
+    void send_held(const FollowKey& key);
+    // send() past the held messages' queue: the message as it is routed now.
+    void send_now(const Address& at, Subscriber& from, std::string_view text, Millis lag_ms = 0);
+    static constexpr std::size_t MaxHeldMessages = 16;  // a connection's, while its game changes hands  // once joined where the game runs now
     void on_node_message(const std::string& payload);  // redis_bus_remote.cpp
     void on_link(bool up);
     void on_http_message(const std::string& payload);  // redis_http.cpp

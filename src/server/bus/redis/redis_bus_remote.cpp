@@ -146,7 +146,7 @@ void RedisBus::deliver_out(const Envelope& e) {
 }
 
 void RedisBus::moved(const Envelope& e) {
-    constexpr std::size_t MaxHeld = 16;  // as hold()
+    constexpr std::size_t MaxHeld = MaxHeldMessages;  // as hold()
     std::shared_ptr<Subscriber> here;    // joined here meanwhile: its message is played here
     Address at;
     {
