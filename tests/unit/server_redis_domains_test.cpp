@@ -16,6 +16,7 @@
 #include "server/bus/redis/bus_envelope.h"
 #include "server/bus/redis/redis_bus.h"
 #include "server/play/live_game_json.h"
+#include "../support/eventually.h"
 #include "../support/redis_server.h"
 
 using namespace outpost;
@@ -25,15 +26,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-template <class F>
-bool eventually(F f, std::chrono::milliseconds within = 5s) {
-    const auto until = std::chrono::steady_clock::now() + within;
-    while (std::chrono::steady_clock::now() < until) {
-        if (f()) return true;
-        std::this_thread::sleep_for(2ms);
-    }
-    return f();
-}
+using outpost::test::eventually;
 
 struct Inbox : Subscriber {
     std::mutex mu;

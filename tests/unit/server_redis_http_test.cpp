@@ -15,6 +15,7 @@
 
 #include "server/bus/redis/http_envelope.h"
 #include "server/bus/redis/redis_bus.h"
+#include "../support/eventually.h"
 #include "../support/redis_server.h"
 
 using namespace outpost::server;
@@ -23,15 +24,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-template <class F>
-bool eventually(F f, std::chrono::milliseconds within = 5s) {
-    const auto until = std::chrono::steady_clock::now() + within;
-    while (std::chrono::steady_clock::now() < until) {
-        if (f()) return true;
-        std::this_thread::sleep_for(2ms);
-    }
-    return f();
-}
+using outpost::test::eventually;
 
 HttpRequest signed_in_post() {
     HttpRequest r("POST", "/api/v1/events/ab12/join?x=1", R"({"seat":"any"})", "203.0.113.9");
