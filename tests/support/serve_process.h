@@ -13,8 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -80,13 +83,21 @@ struct Server {
         if (own_dir) fs::remove_all(dir, ec);
     }
     // Ends the server with this signal (SIGKILL: no chance to finish anything) and
-    // waits for it.
-    void stop(int signal) {
-        if (pid <= 0) return;
+    // waits for it. A server told to stop (SIGTERM) must finish by itself: one that dies
+    // of another signal on the way out (a crash in its shutdown) fails the test.
+    // Returns waitpid's status (0 when it was not running).
+    int stop(int signal) {
+        if (pid <= 0) return 0;
         ::kill(pid, signal);
         int status = 0;
         waitpid(pid, &status, 0);
         pid = -1;
+        if (signal == SIGTERM && WIFSIGNALED(status) && WTERMSIG(status) != SIGTERM) {
+            own_dir = false;  // kept, for its logs
+            ADD_FAILURE() << "outpost serve died of signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status))
+                          << ") while stopping; its output: " << log << (err_log.empty() ? "" : ", " + err_log);
+        }
+        return status;
     }
     static int& counter() {
         static int n = 0;

@@ -37,6 +37,37 @@ TEST(EdgeServe, SecurityHeadersOnEveryAnswerAndJsonOnlyPosts) {
     close(fd);
 }
 
+// Issue 27 item 5: SIGTERM with every kind of connection still open when the network
+// threads stop: an idle keep-alive connection, a request whose head is half sent, a
+// WebSocket that never answers the server's close (kept past the grace), and one to
+// the lobby. Their coroutines are ended after the server's services, which they still
+// use, were destroyed: the process died of SIGSEGV on its way out.
+TEST(EdgeServe, Issue27StoppedWithConnectionsOfEveryKindOpenItExitsNormally) {
+    Server s({});
+    ASSERT_GT(s.port, 0);
+    auto [game, seat] = hotseat_game(s.port);
+    ASSERT_FALSE(game.empty());
+    std::vector<int> fds;
+    for (int i = 0; i < 3; ++i) {
+        int idle = connect_to(s.port);
+        ASSERT_EQ(http(idle, "GET", "/api/v1/levels").status, 200);
+        fds.push_back(idle);  // keep-alive, nothing more sent
+    }
+    int half = connect_to(s.port);
+    ASSERT_TRUE(send_all(half, "GET /api/v1/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+    fds.push_back(half);
+    for (const std::string& target : {"/api/v1/ws?game=" + game + "&seat=" + seat, std::string("/api/v1/ws?game=" + game),
+                                      std::string("/api/v1/lobby/ws")}) {
+        auto [fd, status] = ws_open(s.port, target, "");
+        if (status == 101) fds.push_back(fd);  // never read again: the close goes unanswered
+        else close(fd);
+    }
+    ASSERT_GE(fds.size(), 6u);
+    const int status = s.stop(SIGTERM);
+    EXPECT_TRUE(WIFEXITED(status)) << "ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    for (int fd : fds) close(fd);
+}
+
 TEST(EdgeServe, WebSocketsOnlyFromThisServersPages) {
     Server s({"--allow-origin", "https://club.example.org"});
     ASSERT_GT(s.port, 0);
