@@ -104,6 +104,10 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
                     "Percent of one core for cutting puzzles from finished games in the background, at the lowest "
                     "priority (0: off)")
         ->check(CLI::Range(0, 100));
+    cmd->add_option("--dead-position-cpu", cfg->dead_position_cpu,
+                    "Percent of one core for the deeper dead-position test of live games (FIDE 5.2.2), at the lowest "
+                    "priority")
+        ->check(CLI::Range(1, 100));
     cmd->add_flag("!--robot-instant", cfg->robot_human_time,
                   "Casual robot levels answer as soon as they have searched (tests, benchmarks), not after a person's time");
     cmd->add_option("--metrics-listen", cfg->metrics_listen,

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -147,6 +149,69 @@ TEST(DeadPositionWatch, ReportsTheFirstDeadPlyOfARequest) {
     std::lock_guard lock(m);
     ASSERT_EQ(reported.size(), 1u);
     EXPECT_EQ(reported[0], std::make_pair(std::string("b"), 3));
+}
+
+namespace {
+// Burns `ms` of this thread's processor time (the watch rests for what it used).
+void burn(std::chrono::milliseconds ms) {
+    auto used = [] {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+    };
+    const auto start = used();
+    while (used() - start < ms) {
+    }
+}
+}  // namespace
+
+// Its share of one core: after a test that used T it rests T * (100 - P) / P before the
+// next, so that a busy watch leaves the cores to the moves (docs/scaling.md).
+TEST(DeadPositionWatch, RestsForItsShareOfOneCore) {
+    using Steady = std::chrono::steady_clock;
+    std::vector<Steady::time_point> starts;
+    std::mutex m;
+    DeadPositionWatch watch(
+        [](const std::string&, int, Key) {},
+        [&](const Position&) {
+            {
+                std::lock_guard lock(m);
+                starts.push_back(Steady::now());
+            }
+            burn(std::chrono::milliseconds(20));
+            return Deadness::ALIVE;
+        },
+        25);
+    for (const char* id : {"a", "b", "c", "d"}) watch.ask({id, 1, {Position::startpos()}});
+    watch.wait_idle();
+    std::lock_guard lock(m);
+    ASSERT_EQ(starts.size(), 4u);
+    // 20 ms of search, then 60 ms of rest: at least 80 ms from one start to the next.
+    for (size_t i = 1; i < starts.size(); ++i) {
+        const double gap_ms = std::chrono::duration<double, std::milli>(starts[i] - starts[i - 1]).count();
+        EXPECT_GE(gap_ms, 78.0) << i;
+    }
+}
+
+TEST(DeadPositionWatch, StopsDuringItsRest) {
+    using Steady = std::chrono::steady_clock;
+    std::atomic<bool> tested{false};
+    Steady::time_point asked_to_stop;
+    {
+        DeadPositionWatch watch(
+            [](const std::string&, int, Key) {},
+            [&](const Position&) {
+                burn(std::chrono::milliseconds(50));
+                tested = true;
+                return Deadness::ALIVE;
+            },
+            1);  // a rest of 4.95 s after it
+        watch.ask({"a", 1, {Position::startpos()}});
+        watch.wait_idle();
+        ASSERT_TRUE(tested);
+        asked_to_stop = Steady::now();
+    }
+    EXPECT_LT(std::chrono::duration<double>(Steady::now() - asked_to_stop).count(), 2.0);
 }
 
 }  // namespace

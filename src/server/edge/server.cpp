@@ -126,9 +126,11 @@ int run_server(const ServerConfig& config) {
     env.ask_robot = [&robots](RobotRequest r) { robots.ask(std::move(r)); };
     env.cancel_robot = [&robots](const std::string& id) { robots.cancel(id); };
     // R7 beyond the quick test after each move: the deeper search on a thread of its own.
-    DeadPositionWatch dead_watch([&ioc, &hub](const std::string& id, int ply, Key key) {
-        asio::post(ioc, [&hub, id, ply, key] { hub->on_dead_position(id, ply, key); });
-    });
+    DeadPositionWatch dead_watch(
+        [&ioc, &hub](const std::string& id, int ply, Key key) {
+            asio::post(ioc, [&hub, id, ply, key] { hub->on_dead_position(id, ply, key); });
+        },
+        {}, config.dead_position_cpu);
     env.check_dead_position = [&dead_watch](DeadPositionRequest q) { dead_watch.ask(std::move(q)); };
     env.cancel_dead_position = [&dead_watch](const std::string& id) { dead_watch.cancel(id); };
     // The lobby (P22): fed by the hub with the games being played, asking it for games.

@@ -71,6 +71,8 @@ struct ServerConfig {
     // Issue 29: the background puzzle generator's share of one core, in percent (0: off);
     // it runs at the lowest priority besides (training/puzzle_miner.h).
     int puzzle_cpu = 10;
+    // R7: the dead-position watch's share of one core, in percent (play/dead_watch.h).
+    int dead_position_cpu = 50;
     // Issue 26: this node's name (every HTTP answer's X-Outpost-Node, a game state's
     // "node"), and the Redis that several nodes share (redis://HOST:PORT; "": one node,
     // every game in this process).

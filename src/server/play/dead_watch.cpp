@@ -3,13 +3,30 @@
 #include "server/play/dead_watch.h"
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace outpost::server {
+namespace {
 
-DeadPositionWatch::DeadPositionWatch(OnDead on_dead, std::function<Deadness(const Position&)> test)
-    : on_dead_(std::move(on_dead)), test_(test ? std::move(test) : [](const Position& p) { return dead_position_deep(p); }) {
+// The processor time this thread has used (its rest is owed for what it searched, not
+// for the time another thread held its core).
+std::chrono::nanoseconds thread_cpu_time() {
+    timespec t{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
+}  // namespace
+
+DeadPositionWatch::DeadPositionWatch(OnDead on_dead, std::function<Deadness(const Position&)> test, int cpu_percent)
+    : on_dead_(std::move(on_dead)),
+      test_(test ? std::move(test) : [](const Position& p) { return dead_position_deep(p); }),
+      cpu_percent_(std::clamp(cpu_percent, 1, 100)) {
     thread_ = std::thread([this] { run(); });
 }
 
@@ -56,14 +73,21 @@ void DeadPositionWatch::wait_idle() {
 void DeadPositionWatch::run() {
     // Only spare processor time: on real games the search takes about 10 ms a move on
     // average (150 ms at worst), which under load must not slow the moves themselves.
-    // (Linux: the nice value of this thread alone.)
-    setpriority(PRIO_PROCESS, 0, 19);
+    // Nice 19 (Linux: this thread alone). Not SCHED_IDLE: on our 2-core machine, busy
+    // SCHED_IDLE threads on every core gave the normal threads a tail of half a second
+    // (docs/scaling.md, "Background threads"), nice 19 threads a tenth of it.
+    (void)::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), 19);
+    std::chrono::nanoseconds rest{0};
     for (;;) {
         DeadPositionRequest r;
         {
             std::unique_lock lock(mutex_);
             busy_ = false;
             idle_cv_.notify_all();
+            // The share of one core: the rest owed for the last request first. (Nice 19
+            // alone was not enough: three nodes on two cores, each watch busy, still
+            // gave the moves a tail over 100 ms; docs/scaling.md, "Background threads".)
+            if (rest > rest.zero() && cv_.wait_for(lock, rest, [this] { return stopping_; })) return;
             cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
             if (stopping_) return;
             r = std::move(queue_.front());
@@ -72,11 +96,13 @@ void DeadPositionWatch::run() {
         }
         // The newest position first: if it is alive (or not proved dead), so is every
         // earlier one as far as this test can tell, and nothing is reported.
+        const auto started = thread_cpu_time();
         int first_dead = -1;
         for (int i = int(r.positions.size()) - 1; i >= 0; --i) {
             if (test_(r.positions[size_t(i)]) != Deadness::DEAD) break;
             first_dead = i;
         }
+        rest = (thread_cpu_time() - started) * (100 - cpu_percent_) / cpu_percent_;
         if (first_dead >= 0)
             on_dead_(r.game_id, r.first_ply + first_dead, r.positions[size_t(first_dead)].repetition_key());
     }

@@ -10,7 +10,10 @@
 // the newest is dead the watch walks back to the first dead one, the ply at which the
 // game ended (5.2.2: at once), and reports it with that position's key, so that the
 // hub can tell a stale answer (a takeback meanwhile) from a good one. The thread runs
-// at the lowest priority: about 10 ms of search a move of a real game on average.
+// at nice 19: about 10 ms of search a move of a real game on average. Its share of one
+// core is bounded besides (`cpu_percent`, `outpost serve --dead-position-cpu`): after a
+// request that took T it rests T * (100 - P) / P, so that under load (more moves than
+// it can test: requests wait, one per game) it never fills every core of the machine.
 #pragma once
 
 #include <condition_variable>
@@ -37,8 +40,10 @@ public:
     // Called on the watch's thread with the first dead ply and its position's
     // repetition key.
     using OnDead = std::function<void(const std::string& game_id, int ply, Key key)>;
-    // `test` is dead_position_deep unless a test gives another.
-    explicit DeadPositionWatch(OnDead on_dead, std::function<Deadness(const Position&)> test = {});
+    // `test` is dead_position_deep unless a test gives another; `cpu_percent` (1-100)
+    // its share of one core.
+    explicit DeadPositionWatch(OnDead on_dead, std::function<Deadness(const Position&)> test = {},
+                               int cpu_percent = 100);
     ~DeadPositionWatch();
     DeadPositionWatch(const DeadPositionWatch&) = delete;
     DeadPositionWatch& operator=(const DeadPositionWatch&) = delete;
@@ -52,6 +57,7 @@ private:
     void run();
     OnDead on_dead_;
     std::function<Deadness(const Position&)> test_;
+    int cpu_percent_;
     std::mutex mutex_;
     std::condition_variable cv_, idle_cv_;
     std::deque<DeadPositionRequest> queue_;

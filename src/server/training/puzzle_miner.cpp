@@ -18,14 +18,12 @@
 namespace outpost::server {
 namespace {
 
-// The calling thread (and the search threads it starts, which inherit it) at the lowest
-// priority Linux has: SCHED_IDLE runs only when nothing else wants the core; where that
-// is refused, nice 19.
-void lowest_priority() {
-    const pid_t tid = pid_t(::syscall(SYS_gettid));
-    sched_param none{};
-    if (::sched_setscheduler(tid, SCHED_IDLE, &none) != 0) (void)::setpriority(PRIO_PROCESS, id_t(tid), 19);
-}
+// The calling thread (and the search threads it starts, which inherit it) at nice 19.
+// Not SCHED_IDLE, which runs only when nothing else wants the core: on our 2-core
+// machine, SCHED_IDLE threads busy on every core gave the normal threads a latency tail
+// of half a second, nice 19 threads a tenth of that (docs/scaling.md, "Background
+// threads").
+void lowest_priority() { (void)::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), 19); }
 
 }  // namespace
 

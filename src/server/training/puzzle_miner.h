@@ -1,5 +1,5 @@
 // Outpost — the background puzzle generator of `outpost serve` (issue 29 item 1): a
-// thread at the lowest priority (SCHED_IDLE, else nice 19) that reads the finished
+// thread at nice 19 that reads the finished
 // standard games the generator has not looked at yet, cuts puzzles from them
 // (training/generator.h) and stores them. Its CPU share is bounded besides: after a game
 // that took T seconds it rests T * (100 - P) / P seconds (`--puzzle-cpu P`, percent of
