@@ -16,6 +16,13 @@
 # loads pg_stat_statements with it); KEEP=1 keeps the folder after the stop.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
+# Job control: each server below in a process group of its own (a Ctrl-C at the
+# terminal reaches only this script, which stops them in order), all in this script's
+# session. Not `setsid` each: a session is a scheduling group of its own (Linux's
+# autogroups), in which a node's nice-19 background threads weigh as much as another
+# node's moves; three nodes on one machine then held each other's moves back
+# (bench/cluster-load: p99 402 ms, against 116 ms in one session; docs/scaling.md).
+set -m
 cd "$(dirname "$0")/.."
 
 NODES=3
@@ -137,14 +144,15 @@ fail() {
   if [ -n "${2:-}" ] && [ -f "$2" ]; then echo "--- the end of $2:" >&2; tail -n 20 "$2" >&2; fi
   exit 1
 }
-# Starts a server in a session of its own (so a Ctrl-C reaches only this script, which
-# stops them in order): start NAME LOG COMMAND…
+# Starts a server in a process group of its own (set -m above): start NAME LOG COMMAND…
+# (Out of the shell's job table, so that its end prints no job notice.)
 start() {
   local name=$1 log=$2
   shift 2
-  setsid "$@" >"$log" 2>&1 </dev/null &
+  "$@" >"$log" 2>&1 </dev/null &
   PIDS+=($!)
   NAMES+=("$name")
+  disown "$!"
 }
 
 # PostgreSQL: a cluster of its own in the folder, on 127.0.0.1 only, trust for the
