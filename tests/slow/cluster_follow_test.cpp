@@ -16,15 +16,6 @@ namespace {
 
 using namespace outpost::test;
 
-// The game's state as a node answers it over HTTP.
-json http_state(int port, const std::string& id) {
-    int fd = connect_to(port);
-    auto r = http(fd, "GET", "/api/v1/games/" + id);
-    close(fd);
-    json j = json::parse(r.body, nullptr, false);
-    return j.is_discarded() ? json() : j["game"];
-}
-
 const char* const Mate[] = {"e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"};  // the scholar's mate
 
 TEST(ClusterFollow, Issue26AGameMadeOnANodeWhosePlayersAreOnAnotherRunsThereToItsEnd) {

@@ -10,6 +10,7 @@
 
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "../support/cluster.h"
 
@@ -128,6 +129,45 @@ TEST(ClusterServe, Issue26SigtermHandsTheGameOverWithinOneSecond) {
     ASSERT_TRUE(play(w, b, 4, 8));
     c.nodes.at("a")->stop(SIGTERM);
     EXPECT_EQ(stored_moves(c.url, id).size(), 8u);
+    close(w);
+    close(b);
+    close(s);
+}
+
+// SIGTERM hand-over and the clocks (FIDE 6.10-6.11, docs/laws.md): the side to move is
+// charged the time it used on the stopped node, as when a game follows its players; it
+// used to be given that time back (the next node started from the last move's reading).
+TEST(ClusterServe, Issue26SigtermChargesTheSideToMoveItsOwnTime) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    for (const char* n : {"a", "b"}) ASSERT_GT(c.start(n).port, 0);
+    auto [id, white, black] = invite_game(c.port("a"));
+    ASSERT_FALSE(id.empty());
+    const int s = ws(c.port("a"), id, "");  // keeps the game on a
+    ASSERT_TRUE(until(s, "state"));
+    const int w = ws(c.port("b"), id, white), b = ws(c.port("b"), id, black);
+    ASSERT_TRUE(until(w, "state"));
+    ASSERT_TRUE(until(b, "state"));
+    ASSERT_TRUE(play(w, b, 0, 4));  // White to move at ply 4, White's clock running
+    const auto black_moved = Clock::now();
+    const json before = http_state(c.port("a"), id);
+    ASSERT_EQ(before["node"], "a");
+    const std::int64_t white_before = before["clock"]["white_ms"];
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    const auto stopped = Clock::now();
+    ::kill(c.nodes.at("a")->pid, SIGTERM);
+    auto state = until(w, "state", [](const json& m) { return m["node"] == "b"; }, 5000);
+    ASSERT_TRUE(state) << "no state from node b after SIGTERM of the owner";
+    const std::int64_t white_ms = (*state)["game"]["clock"]["white_ms"];
+    const auto ms = [](auto d) { return std::int64_t(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()); };
+    std::cout << "[ sigterm ] white's clock: " << white_before << " ms at a's read, " << white_ms << " ms on b; "
+              << ms(stopped - black_moved) << " ms thought before the signal" << std::endl;
+    EXPECT_LE(white_ms, white_before - 1400) << state->dump().substr(0, 400);
+    EXPECT_GE(white_ms, white_before - ms(Clock::now() - black_moved) - 250) << state->dump().substr(0, 400);
+    ASSERT_TRUE(until(b, "state", [](const json& m) { return m["node"] == "b"; }, 3000));
+    ASSERT_TRUE(play(w, b, 4, 6));
+    EXPECT_EQ(stored_moves(c.url, id).size(), 6u);
     close(w);
     close(b);
     close(s);

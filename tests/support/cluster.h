@@ -65,6 +65,15 @@ inline std::tuple<std::string, std::string, std::string> invite_game(int port, s
     return {j["game"], j["seats"]["white"], j["seats"]["black"]};
 }
 
+// The game's state as a node answers it over HTTP.
+inline json http_state(int port, const std::string& id) {
+    int fd = connect_to(port);
+    auto r = http(fd, "GET", "/api/v1/games/" + id);
+    close(fd);
+    json j = json::parse(r.body, nullptr, false);
+    return j.is_discarded() ? json() : j["game"];
+}
+
 // The next JSON message on a WebSocket before `end` (none: closed, or nothing by then);
 // the server's pings are answered on the way and do not extend the wait.
 inline std::optional<json> next(int fd, Clock::time_point end) {

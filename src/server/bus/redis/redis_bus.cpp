@@ -5,6 +5,9 @@
 #include "server/bus/redis/redis_bus.h"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <set>
 
 #include "server/bus/redis/redis_bus_proxy.h"
@@ -567,8 +570,47 @@ void RedisBus::hand_over() {
     if (!drop_ || !live_ || !keeper_) return;
     leaving_ = true;
     const auto games = live_();
+    // FIDE 6.10-6.11 (docs/laws.md): as when a game follows its players, each game's
+    // clocks as they read now are written, and its lease is given up once that write is
+    // durable, so that the next node charges the side to move the time it used here
+    // (from the last move's reading it would be given that time back). Dropped first
+    // either way: nothing more is written from here.
+    struct Durable {
+        std::mutex mutex;
+        std::condition_variable cv;
+        size_t waiting = 0;
+    };
+    auto durable = std::make_shared<Durable>();
+    std::vector<std::pair<std::string, std::vector<std::shared_ptr<Subscriber>>>> dropped;
     for (const std::string& game : games) {
-        auto followers = drop_(game);  // first: nothing more is written from here
+        std::optional<std::vector<std::shared_ptr<Subscriber>>> followers;
+        if (hand_over_) {
+            {
+                std::lock_guard lock(durable->mutex);
+                ++durable->waiting;
+            }
+            followers = hand_over_(game, [durable] {
+                std::lock_guard lock(durable->mutex);
+                --durable->waiting;
+                durable->cv.notify_all();
+            });
+            if (!followers) {  // not a live game here (ended meanwhile): nothing written
+                std::lock_guard lock(durable->mutex);
+                --durable->waiting;
+            }
+        }
+        if (!followers) followers = drop_(game);
+        dropped.emplace_back(game, std::move(*followers));
+    }
+    {
+        // Group commit makes this a few milliseconds; a database that does not answer
+        // must not hold the stop (the lease then hands over the last durable reading).
+        std::unique_lock lock(durable->mutex);
+        if (!durable->cv.wait_for(lock, std::chrono::milliseconds(800), [&] { return durable->waiting == 0; }))
+            log_event(LogLevel::WARN, "bus: clocks of handed-over games not durable in 0.8 s, their leases given up anyway",
+                      {{"games", std::int64_t(durable->waiting)}});
+    }
+    for (const auto& [game, followers] : dropped) {
         (void)keeper_->give_up(game);
         release_followers(game, followers);
     }
