@@ -4,13 +4,18 @@
 // on b and is played there to its end; a game with a player on each node stays where it
 // is; moves sent while games change hands are all played, none acknowledged and lost;
 // the side to move is charged its own time on a, not the hand-over (FIDE 6.10-6.11,
-// docs/laws.md).
+// docs/laws.md); a game handed over for a connection that left meanwhile runs on its
+// node all the same.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+
 #include <iostream>
+#include <thread>
 
 #include "../support/cluster.h"
+#include "server/bus/redis/redis_client.h"
 
 namespace {
 
@@ -161,6 +166,43 @@ TEST(ClusterFollow, Issue26TheSideToMoveIsChargedItsOwnTimeNotTheHandOver) {
     ASSERT_TRUE(play(w, b, 4, 6));
     EXPECT_EQ(stored_moves(c.url, id).size(), 6u);
     close(w);
+    close(b);
+}
+
+// The joining connection leaves before its game arrives (issue 26's noted item 7): b
+// runs the game all the same. It used to run on no node, its clocks stopped, until
+// someone asked for it. Seen through Redis (a read over HTTP would take the game over).
+TEST(ClusterFollow, Issue26AGameHandedOverForAConnectionThatLeftRunsOnItsNodeAllTheSame) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    for (const char* n : {"a", "b"}) ASSERT_GT(c.start(n).port, 0);
+    auto [id, white, black] = invite_game(c.port("a"));
+    ASSERT_FALSE(id.empty());
+    auto endpoint = outpost::server::redis::Endpoint::parse(c.redis.url());
+    ASSERT_TRUE(endpoint);
+    outpost::server::redis::RedisClient redis(*endpoint);
+    ASSERT_TRUE(redis.connect());
+    const auto owner = [&]() -> std::string {
+        auto r = redis.command({"GET", "outpost:lease:game:" + id});
+        return r ? r->str.substr(0, r->str.find(' ')) : "?";
+    };
+    ASSERT_EQ(owner(), "a");
+    // White's connection on b joins (the game starts its way to b) and is gone at once.
+    const int w = ws(c.port("b"), id, white);
+    ASSERT_GE(w, 0);
+    const linger reset{1, 0};  // closed with a reset: b sees it at once
+    ::setsockopt(w, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    close(w);
+    std::string now;
+    for (int i = 0; i < 50 && (now = owner()) != "b"; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(now, "b") << "the game runs on no node ('' is no lease)";
+    // And it plays on there.
+    const int w2 = ws(c.port("b"), id, white), b = ws(c.port("b"), id, black);
+    ASSERT_TRUE(until(w2, "state"));
+    ASSERT_TRUE(until(b, "state"));
+    ASSERT_TRUE(play(w2, b, 0, 2));
+    close(w2);
     close(b);
 }
 

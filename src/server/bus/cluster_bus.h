@@ -37,6 +37,10 @@ public:
     using HandOverGame = std::function<std::optional<std::vector<std::shared_ptr<Subscriber>>>(
         const std::string& game, std::function<void()> durable)>;
     virtual void attach_hand_over(HandOverGame) {}
+    // The hub runs game `game` here from now on, if no node runs it (its lease free): a
+    // game handed to this node for a connection that left before it arrived.
+    using TakeGame = std::function<void(const std::string& game)>;
+    virtual void attach_take_over(TakeGame) {}
     // Before this node runs a game (HubEnv::take_game): its lease's fencing token, or
     // none when another node runs it (or the bus cannot be reached).
     virtual std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) = 0;

@@ -211,10 +211,12 @@ int run_server(const ServerConfig& config) {
     if (cluster)
         cluster->attach_games([h = hub.get()](const std::string& id) { return h->drop_game(id); },
                               [h = hub.get()] { return h->live_game_ids(); });
-    if (cluster)  // games follow their players (docs/scaling.md)
+    if (cluster) {  // games follow their players (docs/scaling.md)
         cluster->attach_hand_over([h = hub.get()](const std::string& id, std::function<void()> durable) {
             return h->hand_over_game(id, std::move(durable));
         });
+        cluster->attach_take_over([h = hub.get()](const std::string& id) { h->take_over(id); });
+    }
     auto event_store = config.stores.events ? config.stores.events() : EventStore::open(config.db, config.sync_full);
     if (!event_store) {
         log_event(LogLevel::ERROR, "outpost serve: " + event_store.error().message);

@@ -255,6 +255,9 @@ public:
                                                                           std::function<void()> durable);
     // The games in memory that are not over (a SIGTERM hand-over drops them all).
     std::vector<std::string> live_game_ids() const;
+    // Issue 26: runs game `id` here from now on (read from the database, its lease
+    // taken), unless it is in memory already or another node runs it.
+    void take_over(const std::string& id);
 
     // For tests and the load benchmark.
     size_t live_games() const;

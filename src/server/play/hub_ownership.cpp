@@ -99,6 +99,11 @@ std::optional<std::vector<std::shared_ptr<Subscriber>>> Hub::hand_over_game(cons
     return followers;
 }
 
+void Hub::take_over(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    (void)find(id);  // adopts it when its lease is free (Hub::adopt)
+}
+
 std::vector<std::string> Hub::live_game_ids() const {
     std::lock_guard lock(mutex_);
     std::vector<std::string> ids;

@@ -476,6 +476,7 @@ void RedisBus::watcher() {
             }
         }
         finish_hand_overs();
+        take_orphans();
         {
             std::lock_guard lock(mutex_);
             const auto now = std::chrono::steady_clock::now();

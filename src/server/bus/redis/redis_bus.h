@@ -71,6 +71,7 @@ public:
 
     void attach_games(DropGame drop, LiveGames live) override;
     void attach_hand_over(HandOverGame hand_over) override;
+    void attach_take_over(TakeGame take) override;
     std::optional<std::int64_t> take_game(const std::string& game, std::int64_t stored_fence) override;
     std::string node_of(const std::string& game) override;
     void game_ended(const std::string& game) override;
@@ -185,6 +186,7 @@ private:
     // redis_follow.cpp: whether a remote join moves its game here to there, and the steps.
     bool hands_over(const Envelope& join, const Address& at);
     void finish_hand_overs();                       // on the watcher's thread
+    void take_orphans();                            // on the watcher's thread
     bool handing(const std::string& game) const;  // or handed away a moment ago
     void moved_recently(const std::string& game);   // under mutex_
     // The owners of many games in one round trip (this node for a game nobody holds);
@@ -198,6 +200,7 @@ private:
     DropGame drop_;
     LiveGames live_;
     HandOverGame hand_over_;
+    TakeGame take_over_;
 
     mutable std::mutex mutex_;
     // Held while a follow is joined to this node's hub again (route()): a message of that
@@ -213,6 +216,9 @@ private:
     // When each game last moved here or from here (follow_pause), pruned by the watcher.
     std::unordered_map<std::string, std::chrono::steady_clock::time_point> recent_moves_;
     std::vector<std::string> finishing_;      // handing_ ready for the watcher
+    // Games handed here for a connection that left meanwhile: the watcher has the hub
+    // take them, or they would run on no node until someone asked for them.
+    std::vector<std::string> orphans_;
     // Games handed to another node, for a lease's time: not taken back here meanwhile
     // (a join that reaches this node before the other took the lease would else take it
     // back; were that node dead, the lease's expiry would take as long).

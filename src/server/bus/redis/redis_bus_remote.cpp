@@ -151,10 +151,20 @@ void RedisBus::moved(const Envelope& e) {
     Address at;
     {
         std::lock_guard lock(mutex_);
+        // Handed here (games follow their players) for a connection that has left it
+        // since: this node runs the game all the same, or no node would (step 3 of
+        // redis_follow.cpp released its lease), its clocks stopped until someone asked.
+        const auto orphan = [&] {
+            if (e.to != node() || !e.text.empty()) return;
+            if (auto a = Address::parse(e.address); a && a->topic == Topic::GAME) {
+                orphans_.push_back(a->id);
+                poke();
+            }
+        };
         auto c = by_conn_.find(e.conn);
-        if (c == by_conn_.end()) return;
+        if (c == by_conn_.end()) return orphan();
         auto it = follows_.find(c->second);
-        if (it == follows_.end() || it->second.at.text() != e.address) return;
+        if (it == follows_.end() || it->second.at.text() != e.address) return orphan();
         Follow& f = it->second;
         // Games follow their players: handed here (it may be joined here already, the
         // watcher having found the lease free first): not moved again for a while.

@@ -14,7 +14,9 @@
 //  3. ... the watcher's thread releases the lease and tells every follower's node, the
 //     joining one first, "moved" with the node it goes to. The joining node (B) finds the
 //     lease free, takes the game from the database (Hub::adopt: the side to move's clock
-//     restarts from the reading of step 2) and joins its connections to its own hub.
+//     restarts from the reading of step 2) and joins its connections to its own hub. If
+//     the joining connection has left meanwhile, B takes the game all the same
+//     (take_orphans), or no node would run it.
 // No ping-pong: a game with a connection on A never moves, and a game moves at most once
 // per `follow_pause` (counted on both nodes: A when it hands it, B when it is told).
 #include "server/bus/redis/redis_bus.h"
@@ -25,6 +27,20 @@
 namespace outpost::server::redis {
 
 void RedisBus::attach_hand_over(HandOverGame hand_over) { hand_over_ = std::move(hand_over); }
+void RedisBus::attach_take_over(TakeGame take) { take_over_ = std::move(take); }
+
+void RedisBus::take_orphans() {
+    std::vector<std::string> games;
+    {
+        std::lock_guard lock(mutex_);
+        games.swap(orphans_);
+    }
+    if (!take_over_) return;
+    for (const std::string& game : games) {
+        log_event(LogLevel::DEBUG, "bus: a game handed here for a connection that left is run here", {{"game", game}});
+        take_over_(game);  // a no-op when another node took it meanwhile
+    }
+}
 
 bool RedisBus::handing(const std::string& game) const {
     std::lock_guard lock(mutex_);
