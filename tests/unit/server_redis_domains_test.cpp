@@ -323,6 +323,63 @@ TEST(RedisBusIssue26Domains, TheDomainsNodeStoppedWithoutAHandOverIsReplacedWith
     EXPECT_EQ(b->domains_node(), "node-b");
 }
 
+// Reports made while no node runs the domains, and those sent to a domains node that
+// died (kill -9: its lease runs out), wait for the next domains node and reach it in
+// the order made (they used to be dropped and counted).
+TEST(RedisBusIssue26Domains, ReportsMadeWhileNoNodeRunsTheDomainsReachTheNextOneInOrder) {
+    outpost::test::RedisServer redis;
+    FakeLobby lobby_a("node-a"), lobby_b("node-b");
+    Edge edge_a, edge_b;
+    auto b = node(redis, "node-b");  // not a candidate: it never runs the domains
+    ASSERT_TRUE(b);
+    b->serve(Topic::LOBBY, &lobby_b);
+    b->receive_reports([&edge_b](const std::string& r) {
+        std::lock_guard lock(edge_b.mu);
+        edge_b.reports.push_back(r);
+    });
+    for (int ply = 0; ply < 30; ++ply) b->report_to_domains(live_game_json(a_game(ply)));  // nobody runs them
+    auto a = node(redis, "node-a");
+    ASSERT_TRUE(a);
+    a->serve(Topic::LOBBY, &lobby_a);
+    edge_a.attach(*a);
+    ASSERT_TRUE(eventually([&] { return a->runs_domains(); }));
+    ASSERT_TRUE(eventually([&] { return b->domains_node() == "node-a"; }));
+    for (int ply = 30; ply < 40; ++ply) b->report_to_domains(live_game_json(a_game(ply)));
+    ASSERT_TRUE(eventually([&] { return edge_a.report_count() == 40; }, 3s)) << edge_a.report_count();
+    {
+        std::lock_guard lock(edge_a.mu);
+        for (size_t i = 0; i < edge_a.reports.size(); ++i) {
+            auto r = read_live_game(edge_a.reports[i]);
+            ASSERT_TRUE(r.ok()) << r.error().message;
+            EXPECT_EQ(r->ply, int(i));
+        }
+    }
+    // a dies without a hand-over; b's reports meanwhile go to the next domains node, c.
+    a->stop();
+    a.reset();
+    for (int ply = 40; ply < 50; ++ply) b->report_to_domains(live_game_json(a_game(ply)));
+    Edge edge_c;
+    FakeLobby lobby_c("node-c");
+    auto c = node(redis, "node-c");
+    ASSERT_TRUE(c);
+    c->serve(Topic::LOBBY, &lobby_c);
+    edge_c.attach(*c);
+    ASSERT_TRUE(eventually([&] { return c->runs_domains(); }, 5s));
+    ASSERT_TRUE(eventually([&] { return edge_c.report_count() == 10; }, 5s)) << edge_c.report_count();
+    {
+        std::lock_guard lock(edge_c.mu);
+        for (size_t i = 0; i < edge_c.reports.size(); ++i) {
+            auto r = read_live_game(edge_c.reports[i]);
+            ASSERT_TRUE(r.ok()) << r.error().message;
+            EXPECT_EQ(r->ply, 40 + int(i));
+        }
+    }
+    EXPECT_EQ(b->reports_dropped(), 0u);
+    EXPECT_EQ(edge_b.report_count(), 0u);
+    c->stop();
+    b->stop();
+}
+
 TEST(RedisBusIssue26Domains, TheDomainsLeaseIsNoGameAClientCanJoinOrTake) {
     outpost::test::RedisServer redis;
     FakeLobby games("node-a");

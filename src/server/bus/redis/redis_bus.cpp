@@ -347,6 +347,7 @@ void RedisBus::post(const std::string& to_node, const Envelope& e) {
         o.channel = channel_of(to_node);
         o.payload = std::move(payload);
         if (e.kind == Envelope::Kind::MESSAGE && e.node == node()) o.conn = e.conn, o.text = e.text;
+        if (e.kind == Envelope::Kind::REPORT) o.report = e.text;
         out_.push_back(std::move(o));
     }
     out_wake_.notify_one();
@@ -411,6 +412,7 @@ void RedisBus::publisher() {
         }
         std::set<std::string> gone;  // nodes nobody listens for any more
         std::vector<std::pair<std::uint64_t, std::string>> unread;  // clients' messages that reached nobody
+        std::vector<std::pair<std::string, std::string>> unreported;  // games' reports no domains node got: node, report
         {
             SigpipeGuard guard;
             for (const Out& o : batch) {
@@ -422,7 +424,9 @@ void RedisBus::publisher() {
                 if (r && *r == 0) {
                     gone.insert(o.channel.substr(channel_of("").size()));
                     if (o.conn) unread.emplace_back(o.conn, o.text);
+                    if (!o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
                 }
+                if (!r && !o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
             }
         }
         batch.clear();
@@ -430,6 +434,9 @@ void RedisBus::publisher() {
         // A connection's message to a node that is gone: held until the game runs again
         // somewhere (a player's move is not lost with the node that was to receive it).
         for (const auto& [conn, text] : unread) (void)hold(conn, nullptr, text);
+        // A game's report that reached no domains node (it died, or Redis was away):
+        // kept for the next one, which the watcher finds.
+        for (auto& [to, report] : unreported) report_unreached(to, std::move(report));
     }
 }
 

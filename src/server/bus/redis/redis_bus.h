@@ -130,6 +130,7 @@ private:
         std::uint64_t conn = 0;
         std::string text;
         std::uint64_t http_call = 0;  // a forwarded HTTP request: answered 503 when it reaches nobody
+        std::string report;           // a game's report: kept for the next domains node when it reaches nobody
     };
     using FollowKey = std::pair<const Subscriber*, Address>;
     // A connection of another node following a game run here.
@@ -243,6 +244,15 @@ private:
     std::mutex domains_mutex_;
     std::string domains_known_;                 // the domains node at the watcher's last turn
     std::atomic<std::uint64_t> reports_dropped_{0};
+    // Reports made while no node ran the domains, or sent to one that was gone: sent
+    // when a domains node is known again (the watcher), the oldest dropped past a bound.
+    std::deque<std::string> waiting_reports_;  // under domains_mutex_
+    std::string reports_unreached_;            // the node the last unreached report was for, and when
+    std::chrono::steady_clock::time_point reports_unreached_at_;
+    bool send_report_locked(const std::string& json);  // false: no domains node to send it to now
+    void keep_report_locked(std::string json);
+    void report_unreached(const std::string& to, std::string json);  // the publisher's
+    void send_waiting_reports();                                     // the watcher's
     std::atomic<std::uint64_t> refused_{0};
     std::shared_ptr<HttpCalls> http_;  // redis_http.h
     std::thread publisher_, watcher_;

@@ -59,10 +59,12 @@ void RedisBus::domains_tick() {
         std::lock_guard lock(domains_mutex_);
         domains_known_ = holder;
     }
-    if (now == runs_domains_.load()) return;
-    runs_domains_.store(now);
-    if (!now) domains_lost();
-    if (domains_changed_) domains_changed_(now);
+    if (now != runs_domains_.load()) {
+        runs_domains_.store(now);
+        if (!now) domains_lost();
+        if (domains_changed_) domains_changed_(now);
+    }
+    send_waiting_reports();
 }
 
 void RedisBus::domains_lost() {
@@ -109,26 +111,60 @@ void RedisBus::hand_over_domains() {
 }
 
 void RedisBus::report_to_domains(std::string json) {
+    if (json.size() > MaxReportBytes) {
+        reports_dropped_.fetch_add(1);
+        return;
+    }
+    std::lock_guard lock(domains_mutex_);  // in the order made, those waiting first
+    if (!waiting_reports_.empty() || !send_report_locked(json)) keep_report_locked(std::move(json));
+}
+
+bool RedisBus::send_report_locked(const std::string& json) {
     if (runs_domains_.load()) {
         if (reports_) reports_(json);
-        return;
+        return true;
     }
-    std::string to;
-    {
-        std::lock_guard lock(domains_mutex_);
-        to = domains_known_;
-    }
-    if (to.empty() || to == node() || json.size() > MaxReportBytes) {
-        if (reports_dropped_.fetch_add(1) % 1000 == 0)
-            log_event(LogLevel::WARN, "bus: a game's report for the domains node was dropped (none known now)",
-                      {{"dropped", std::int64_t(reports_dropped_.load())}});
-        return;
-    }
+    const std::string& to = domains_known_;
+    if (to.empty() || to == node()) return false;  // none known now, or this node before it has loaded them
+    if (to == reports_unreached_ && std::chrono::steady_clock::now() - reports_unreached_at_ < options_.lease)
+        return false;  // it did not get the last ones: gone, its lease not yet run out
     Envelope e;
     e.kind = Envelope::Kind::REPORT;
     e.node = node();
-    e.text = std::move(json);
+    e.text = json;
     post(to, e);
+    return true;
+}
+
+void RedisBus::keep_report_locked(std::string json) {
+    // Enough for every live game of a busy node to report once; a game's later report
+    // says all an earlier one did, so losing the oldest loses least.
+    constexpr std::size_t MaxWaitingReports = 20000;
+    waiting_reports_.push_back(std::move(json));
+    if (waiting_reports_.size() <= MaxWaitingReports) return;
+    waiting_reports_.pop_front();
+    if (reports_dropped_.fetch_add(1) % 1000 == 0)
+        log_event(LogLevel::WARN, "bus: games' reports waiting for a domains node were dropped (too many)",
+                  {{"dropped", std::int64_t(reports_dropped_.load())}});
+}
+
+void RedisBus::report_unreached(const std::string& to, std::string json) {
+    std::lock_guard lock(domains_mutex_);
+    reports_unreached_ = to;
+    reports_unreached_at_ = std::chrono::steady_clock::now();
+    keep_report_locked(std::move(json));
+}
+
+void RedisBus::send_waiting_reports() {
+    std::lock_guard lock(domains_mutex_);
+    std::size_t sent = 0;
+    while (!waiting_reports_.empty() && send_report_locked(waiting_reports_.front())) {
+        waiting_reports_.pop_front();
+        ++sent;
+    }
+    if (sent > 0)
+        log_event(LogLevel::INFO, "bus: games' reports that waited for a domains node sent",
+                  {{"reports", std::int64_t(sent)}, {"to", runs_domains_.load() ? node() : domains_known_}});
 }
 
 void RedisBus::report_in(const Envelope& e) {
