@@ -38,10 +38,11 @@ TEST(EdgeServe, SecurityHeadersOnEveryAnswerAndJsonOnlyPosts) {
 }
 
 // Issue 27 item 5: SIGTERM with every kind of connection still open when the network
-// threads stop: an idle keep-alive connection, a request whose head is half sent, a
-// WebSocket that never answers the server's close (kept past the grace), and one to
-// the lobby. Their coroutines are ended after the server's services, which they still
-// use, were destroyed: the process died of SIGSEGV on its way out.
+// threads stop: an idle keep-alive connection, a request whose head is half sent,
+// WebSockets that never answer the server's close (kept past the grace): a game's, the
+// lobby's, and one refused (no such game) whose close is still waiting. The last made
+// the stop start a second close on it: an assertion in Beast, and in a release build
+// the crash of the server on its way out.
 TEST(EdgeServe, Issue27StoppedWithConnectionsOfEveryKindOpenItExitsNormally) {
     Server s({});
     ASSERT_GT(s.port, 0);
@@ -57,12 +58,12 @@ TEST(EdgeServe, Issue27StoppedWithConnectionsOfEveryKindOpenItExitsNormally) {
     ASSERT_TRUE(send_all(half, "GET /api/v1/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
     fds.push_back(half);
     for (const std::string& target : {"/api/v1/ws?game=" + game + "&seat=" + seat, std::string("/api/v1/ws?game=" + game),
-                                      std::string("/api/v1/lobby/ws")}) {
+                                      std::string("/api/v1/lobby"), std::string("/api/v1/ws?game=nosuchgame")}) {
         auto [fd, status] = ws_open(s.port, target, "");
         if (status == 101) fds.push_back(fd);  // never read again: the close goes unanswered
         else close(fd);
     }
-    ASSERT_GE(fds.size(), 6u);
+    ASSERT_EQ(fds.size(), 8u);
     const int status = s.stop(SIGTERM);
     EXPECT_TRUE(WIFEXITED(status)) << "ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     for (int fd : fds) close(fd);

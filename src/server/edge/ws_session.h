@@ -118,6 +118,11 @@ public:
         const std::string token = param(simul ? "key" : "seat");
         auto joined = shared.bus->join(address, this->shared_from_this(), Credentials{token, account_ ? &*account_ : nullptr, ip_});
         if (!joined) {
+            // Closing from here: nothing else may write or close meanwhile (a stop or a
+            // session's end would start a second close, which Beast does not allow: an
+            // assertion, or in a release build the crash of the whole server, when
+            // the client never answered the close).
+            closed_ = true;
             std::string text = error_json(joined.error());
             co_await ws_.async_write(asio::buffer(text), asio::redirect_error(use_awaitable, ec));
             co_await ws_.async_close(websocket::close_code::policy_error, asio::redirect_error(use_awaitable, ec));
