@@ -193,6 +193,42 @@ TEST(DeadPositionWatch, RestsForItsShareOfOneCore) {
     }
 }
 
+// One request per game, found by its id (not by a search of the queue): a cancelled
+// game's request is gone, the others are tested in the order asked, and a game asked
+// again after its request was taken is queued anew.
+TEST(DeadPositionWatch, CancelledRequestsGoAndTheRestAreTestedInTheOrderAsked) {
+    std::vector<std::string> tested;
+    std::mutex m;
+    std::atomic<bool> go{false};
+    DeadPositionWatch watch([](const std::string&, int, Key) {},
+                            [&](const Position& q) {
+                                while (!go) std::this_thread::yield();
+                                std::lock_guard lock(m);
+                                tested.push_back(to_fen(q));
+                                return Deadness::ALIVE;
+                            });
+    // Different positions stand for different games here (the test sees positions only).
+    std::vector<Position> line{Position::startpos()};
+    for (const char* mv : {"e2e4", "e7e5", "g1f3", "b8c6"}) {
+        for (Move x : legal_moves(line.back()))
+            if (move_to_uci(line.back(), x) == mv) line.push_back(line.back().after(x));
+    }
+    ASSERT_EQ(line.size(), 5u);
+    watch.ask({"held", 0, {line[0]}});  // taken at once: holds the thread until `go`
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    watch.ask({"a", 1, {line[1]}});
+    watch.ask({"b", 2, {line[2]}});
+    watch.ask({"c", 3, {line[3]}});
+    watch.cancel("b");
+    watch.cancel("nothere");
+    go = true;
+    watch.wait_idle();
+    watch.ask({"b", 4, {line[4]}});
+    watch.wait_idle();
+    std::lock_guard lock(m);
+    EXPECT_EQ(tested, (std::vector<std::string>{to_fen(line[0]), to_fen(line[1]), to_fen(line[3]), to_fen(line[4])}));
+}
+
 TEST(DeadPositionWatch, StopsDuringItsRest) {
     using Steady = std::chrono::steady_clock;
     std::atomic<bool> tested{false};

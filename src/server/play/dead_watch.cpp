@@ -43,8 +43,8 @@ void DeadPositionWatch::ask(DeadPositionRequest request) {
     if (request.positions.empty()) return;
     {
         std::lock_guard lock(mutex_);
-        auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.game_id == request.game_id; });
-        if (it != queue_.end()) {
+        if (auto found = queued_.find(request.game_id); found != queued_.end()) {
+            auto it = found->second;
             // The newer request keeps the older one's earliest positions: a dead
             // position among them is where the game ended.
             if (it->first_ply < request.first_ply && request.first_ply <= it->first_ply + int(it->positions.size())) {
@@ -54,7 +54,9 @@ void DeadPositionWatch::ask(DeadPositionRequest request) {
                 *it = std::move(request);
             }
         } else {
+            const std::string id = request.game_id;
             queue_.push_back(std::move(request));
+            queued_.emplace(id, std::prev(queue_.end()));
         }
     }
     cv_.notify_all();
@@ -62,7 +64,10 @@ void DeadPositionWatch::ask(DeadPositionRequest request) {
 
 void DeadPositionWatch::cancel(const std::string& game_id) {
     std::lock_guard lock(mutex_);
-    std::erase_if(queue_, [&](const auto& q) { return q.game_id == game_id; });
+    if (auto found = queued_.find(game_id); found != queued_.end()) {
+        queue_.erase(found->second);
+        queued_.erase(found);
+    }
 }
 
 void DeadPositionWatch::wait_idle() {
@@ -90,6 +95,7 @@ void DeadPositionWatch::run() {
             if (rest > rest.zero() && cv_.wait_for(lock, rest, [this] { return stopping_; })) return;
             cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
             if (stopping_) return;
+            queued_.erase(queue_.front().game_id);
             r = std::move(queue_.front());
             queue_.pop_front();
             busy_ = true;
