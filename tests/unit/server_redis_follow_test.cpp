@@ -109,12 +109,13 @@ struct Node : BusHandler {
 };
 
 std::unique_ptr<RedisBus> open_node(const outpost::test::RedisServer& redis, Node& hub,
-                                    std::chrono::milliseconds lease = 900ms) {
+                                    std::chrono::milliseconds lease = 900ms,
+                                    std::chrono::milliseconds watch_every = 50ms) {
     RedisBus::Options o;
     o.where = *Endpoint::parse(redis.url());
     o.node = hub.name;
     o.lease = lease;
-    o.watch_every = 50ms;
+    o.watch_every = watch_every;
     auto bus = RedisBus::open(o);
     EXPECT_TRUE(bus.ok()) << (bus.ok() ? "" : bus.error().message);
     if (!bus.ok()) return nullptr;
@@ -306,4 +307,64 @@ TEST(RedisBusIssue26Follow, AMessageSentWhileTheGameMovesIsPlayedWhereItGoesInOr
     for (int i = 1; i <= 3; ++i) EXPECT_EQ(got[size_t(i)], "ack:" + move_text(i) + ":node-b");
     std::lock_guard lock(hub_a.mu);
     EXPECT_TRUE(hub_a.texts.empty());
+}
+
+// The same, with many messages spread over the hand-over and a watcher that looks every
+// millisecond: a message that came back ("moved", to this node) is not sent again to the
+// node the game is leaving while later ones are still on their way back from it (they
+// would come back after it, out of order).
+TEST(RedisBusIssue26Follow, MessagesThatComeBackWhileTheGameComesHereAreNotSentBackOutOfOrder) {
+    outpost::test::RedisServer redis;
+    Node hub_a("node-a"), hub_b("node-b");
+    hub_a.commit = 400ms;
+    auto a = open_node(redis, hub_a, 900ms, 1ms), b = open_node(redis, hub_b, 900ms, 1ms);
+    ASSERT_TRUE(a && b);
+    ASSERT_TRUE(hub_a.make("g5"));
+    auto white = std::make_shared<Inbox>();
+    ASSERT_TRUE(b->join(Address::game("g5"), white, Credentials{"w", nullptr, ""}).ok());
+    constexpr int N = 12;  // fewer than MaxHeldMessages
+    for (int i = 1; i <= N; ++i) {
+        b->send(Address::game("g5"), *white, move_text(i));
+        std::this_thread::sleep_for(30ms);
+    }
+    ASSERT_TRUE(eventually([&] { return white->size() == N + 1; }, 5s)) << ::testing::PrintToString(white->all());
+    const auto got = white->all();
+    EXPECT_EQ(got[0], "state:node-b");
+    for (int i = 1; i <= N; ++i) EXPECT_EQ(got[size_t(i)], "ack:" + move_text(i) + ":node-b") << i;
+}
+
+// A spectator's node (b) while the game goes from a to a player's node (c): what b's
+// connection sends meanwhile comes back from a and goes to c once the game is there, in
+// the order sent.
+TEST(RedisBusIssue26Follow, MessagesOfAThirdNodeFollowTheGameToItsNewNodeInOrder) {
+    outpost::test::RedisServer redis;
+    Node hub_a("node-a"), hub_b("node-b"), hub_c("node-c");
+    hub_a.commit = 400ms;
+    auto a = open_node(redis, hub_a, 900ms, 1ms), b = open_node(redis, hub_b, 900ms, 1ms),
+         c = open_node(redis, hub_c, 900ms, 1ms);
+    ASSERT_TRUE(a && b && c);
+    ASSERT_TRUE(hub_a.make("g6"));
+    // b's connection is joined on a, and a's own connection keeps the game there while it is.
+    auto keeper = std::make_shared<Inbox>(), watcher = std::make_shared<Inbox>(), player = std::make_shared<Inbox>();
+    ASSERT_TRUE(a->join(Address::game("g6"), keeper, Credentials{"w", nullptr, ""}).ok());
+    ASSERT_TRUE(b->join(Address::game("g6"), watcher, Credentials{"b", nullptr, ""}).ok());
+    ASSERT_TRUE(eventually([&] { return watcher->size() == 1; })) << ::testing::PrintToString(watcher->all());
+    EXPECT_EQ(watcher->all()[0], "state:node-a");
+    a->leave(Address::game("g6"), keeper.get());
+    // c's player joins: the game leaves a for c (b's connection is not a's own).
+    ASSERT_TRUE(c->join(Address::game("g6"), player, Credentials{"w", nullptr, ""}).ok());
+    ASSERT_TRUE(eventually([&] { return !hub_a.runs("g6"); }));  // on its way (a's commit: 400 ms)
+    constexpr int N = 12;  // fewer than MaxHeldMessages
+    for (int i = 1; i <= N; ++i) {
+        b->send(Address::game("g6"), *watcher, move_text(i));
+        std::this_thread::sleep_for(30ms);
+    }
+    ASSERT_TRUE(eventually([&] { return watcher->size() == N + 2; }, 5s)) << ::testing::PrintToString(watcher->all());
+    const auto got = watcher->all();
+    std::vector<std::string> acks;
+    for (const auto& t : got)
+        if (t.rfind("ack:", 0) == 0) acks.push_back(t);
+    ASSERT_EQ(acks.size(), size_t(N));
+    for (int i = 1; i <= N; ++i) EXPECT_EQ(acks[size_t(i - 1)], "ack:" + move_text(i) + ":node-c") << i;
+    EXPECT_TRUE(hub_c.runs("g6"));
 }

@@ -158,6 +158,15 @@ Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>
         follows_.erase(key);
         by_conn_.erase(conn);
     };
+    // Found by the watcher only once this is done (else both would join it there).
+    struct Found {
+        RedisBus& bus;
+        const FollowKey& key;
+        ~Found() {
+            std::lock_guard lock(bus.mutex_);
+            if (auto it = bus.follows_.find(key); it != bus.follows_.end()) it->second.finding = false;
+        }
+    } found{*this, key};
     auto owner = owner_at(at);
     if (!owner) {
         forget();
@@ -476,10 +485,18 @@ void RedisBus::watcher() {
         std::vector<FollowKey> todo;
         {
             std::lock_guard lock(mutex_);
-            for (const auto& [key, f] : follows_) {
-                if (f.owner == node()) continue;
-                if (f.owner.empty()) todo.push_back(key);
-                else elsewhere.emplace(f.at, f.owner);
+            const auto now = std::chrono::steady_clock::now();
+            for (auto& [key, f] : follows_) {
+                if (f.owner == node() || f.finding) continue;
+                if (f.owner.empty()) {
+                    if (f.coming != std::chrono::steady_clock::time_point{}) {
+                        if (now - f.coming < options_.lease) continue;  // its game is on its way (moved())
+                        f.coming = {};
+                    }
+                    todo.push_back(key);
+                } else {
+                    elsewhere.emplace(f.at, f.owner);
+                }
             }
         }
         finish_hand_overs();
@@ -513,7 +530,7 @@ void RedisBus::watcher() {
         if (!changed.empty()) {
             std::lock_guard lock(mutex_);
             for (const auto& [key, f] : follows_)
-                if (f.owner != node() && !f.owner.empty() && changed.count(f.at)) todo.push_back(key);
+                if (f.owner != node() && !f.owner.empty() && !f.finding && changed.count(f.at)) todo.push_back(key);
         }
         for (const FollowKey& key : todo) (void)route(key);
     }

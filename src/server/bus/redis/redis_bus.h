@@ -109,11 +109,17 @@ private:
         std::string owner;  // the node that runs its game as last known ("": to find)
         Seat seat = Seat::SPECTATOR;
         bool joining = false;  // being joined to this node's hub (route()): its seat comes
+        bool finding = true;   // join() is finding its owner: not the watcher's yet
         // Its messages sent while its game changes hands (its node died: what was sent
         // there reached nobody), sent again once it is joined where the game runs now.
         std::vector<std::string> held;
         bool flushing = false;  // a thread is sending `held` (send_held): new ones queue behind
         std::string hint;  // where its game is being handed (a moved message said), tried first
+        // Set when a message came back because its game is being handed to `hint` (or
+        // here): the watcher waits for the moved message that says it got there before it
+        // sends them again (sent back earlier, they would come back behind later ones).
+        // Waited for one lease at most (the node handing it may die).
+        std::chrono::steady_clock::time_point coming{};
     };
     // A game this node is handing to the node its players are on (redis_follow.cpp).
     struct Handing {

@@ -148,6 +148,7 @@ void RedisBus::deliver_out(const Envelope& e) {
 void RedisBus::moved(const Envelope& e) {
     constexpr std::size_t MaxHeld = MaxHeldMessages;  // as hold()
     std::shared_ptr<Subscriber> here;    // joined here meanwhile: its message is played here
+    std::shared_ptr<Subscriber> full;    // its held messages are too many: this one is refused
     Address at;
     {
         std::lock_guard lock(mutex_);
@@ -174,15 +175,26 @@ void RedisBus::moved(const Envelope& e) {
             here = f.who.lock();
             at = f.at;
         } else {
-            if (!e.text.empty() && f.held.size() < MaxHeld) f.held.push_back(e.text);
+            if (!e.text.empty()) {
+                if (f.held.size() < MaxHeld) f.held.push_back(e.text);
+                else full = f.who.lock();
+            }
             f.hint = e.to == node() ? "" : e.to;
             f.owner.clear();
-            // Games follow their players: a message that came back while its game is on
-            // its way here waits for the moved message that says it is here (no poke:
-            // the watcher would only find the game still there).
-            if (e.to == node() && !e.text.empty()) return;
+            if (e.text.empty()) {
+                f.coming = {};  // it got where it went (or no node runs it): found now
+            } else if (!e.to.empty()) {
+                // A message that came back while its game is being handed on waits, with
+                // the ones that come back behind it, for the moved message that says the
+                // game got there (no poke: the watcher would find it still on its way).
+                if (f.coming == std::chrono::steady_clock::time_point{}) f.coming = std::chrono::steady_clock::now();
+                return;
+            }
         }
     }
+    if (full)  // more than a player sends while a game changes hands: said, not lost silently
+        return full->deliver(std::make_shared<const std::string>(
+            error_json({"unavailable", e.address + " is moving to another node: send it again in a moment", 503})));
     if (here) return send(at, *here, e.text);
     poke();
 }
