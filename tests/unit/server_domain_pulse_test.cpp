@@ -49,6 +49,7 @@ struct BlockingSimulStore : SimulStore {
         cv.notify_all();
         return true;
     }
+    void fence_with(FenceToken) override {}
     // The held write, once released, has reached the rows (it ends on the domains thread).
     bool wait_row_with(const std::string& text, std::chrono::milliseconds within) {
         std::unique_lock lock(m);

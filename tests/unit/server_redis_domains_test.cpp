@@ -402,3 +402,62 @@ TEST(RedisBusIssue26Domains, TheDomainsLeaseIsNoGameAClientCanJoinOrTake) {
     EXPECT_EQ(a->domains_node(), "node-a");
     EXPECT_EQ(games.size(), 0u);
 }
+
+// The domains' fence (stores/domains_fence.h): a node that takes the domains lease
+// writes its token to the database before it runs them; one whose grant is below the
+// stored token (Redis restarted empty) takes the lease again above it; one that cannot
+// write its token (the database away) does not run them, and tries again.
+TEST(RedisBusIssue26Domains, TheDomainsTokenIsClaimedInTheDatabaseBeforeTheNodeRunsThem) {
+    outpost::test::RedisServer redis;
+    std::mutex mu;
+    std::int64_t stored = 1000;  // written by nodes before Redis lost its counter
+    bool database_up = false;
+    std::vector<std::int64_t> claims;
+    const auto claim = [&](std::int64_t token) -> Result<std::int64_t> {
+        std::lock_guard lock(mu);
+        claims.push_back(token);
+        if (!database_up) return make_error("the database is away");
+        stored = std::max(stored, token);
+        return stored;
+    };
+    FakeLobby lobby_a("node-a"), lobby_b("node-b");
+    Edge edge_a, edge_b;
+    auto a = node(redis, "node-a");
+    ASSERT_TRUE(a);
+    a->serve(Topic::LOBBY, &lobby_a);
+    a->fence_domains(claim);
+    edge_a.attach(*a);
+    ASSERT_TRUE(eventually([&] {
+        std::lock_guard lock(mu);
+        return claims.size() >= 2;
+    }));
+    EXPECT_FALSE(a->runs_domains());
+    EXPECT_EQ(a->domains_token(), -1);
+    EXPECT_TRUE(edge_a.seen().empty());
+    {
+        std::lock_guard lock(mu);
+        database_up = true;
+    }
+    ASSERT_TRUE(eventually([&] { return a->runs_domains(); }, 3s));
+    EXPECT_EQ(edge_a.seen(), std::vector<bool>{true});
+    EXPECT_GT(a->domains_token(), 1000);
+    {
+        std::lock_guard lock(mu);
+        EXPECT_EQ(stored, a->domains_token()) << "claimed before it ran them";
+    }
+    auto b = node(redis, "node-b");
+    ASSERT_TRUE(b);
+    b->serve(Topic::LOBBY, &lobby_b);
+    b->fence_domains(claim);
+    edge_b.attach(*b);
+    std::this_thread::sleep_for(200ms);
+    EXPECT_FALSE(b->runs_domains());
+    EXPECT_EQ(b->domains_token(), -1) << "a node that does not hold the lease writes nothing";
+    const std::int64_t before = a->domains_token();
+    a->stop();  // as kill -9
+    a.reset();
+    ASSERT_TRUE(eventually([&] { return b->runs_domains(); }, 5s));
+    EXPECT_GT(b->domains_token(), before);
+    std::lock_guard lock(mu);
+    EXPECT_EQ(stored, b->domains_token());
+}

@@ -2,6 +2,7 @@
 // written against the interfaces only and run on every backend of store_backends.h
 // (the game and rating stores' are in store_games_contract_test.cpp).
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <atomic>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -181,6 +182,54 @@ TEST_P(EventStoreContract, ABoardsResultAndGameAreWrittenAlone) {
     missing.round = 9;
     EXPECT_FALSE(store->save_result(e.id, missing).ok());
     EXPECT_FALSE(store->save_board_game(e.id, missing).ok());
+}
+
+// Issue 26 (stores/domains_fence.h): two nodes' stores on one database. The node that
+// took the domains lease with a higher token claims it; the other, paused past its
+// lease, is refused every write from then on, and nothing of it is written.
+TEST_P(EventStoreContract, Issue26AWriteUnderAnOlderDomainsTokenIsRefused) {
+    auto old_node = std::move(GetParam().events(where).value());
+    auto new_node = std::move(GetParam().events(where).value());
+    std::atomic<std::int64_t> old_token{7}, new_token{9};
+    old_node->fence_with([&] { return old_token.load(); });
+    new_node->fence_with([&] { return new_token.load(); });
+    EXPECT_EQ(old_node->claim_fence(7).value(), 7);
+    StoredEvent e = contract_event();
+    e.id = old_node->save(e).value();  // token 7 writes while it holds the lease
+    EXPECT_EQ(new_node->claim_fence(9).value(), 9);
+    EXPECT_EQ(old_node->claim_fence(8).value(), 9) << "a claim below the stored token answers the stored one";
+    e.name = "written by the paused node";
+    auto refused = old_node->save(e);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("fencing token 7"), std::string::npos) << refused.error().message;
+    EventBoard b = e.boards[0];
+    b.result = "0-1";
+    EXPECT_FALSE(old_node->save_result(e.id, b).ok());
+    EXPECT_FALSE(old_node->save_board_game(e.id, b).ok());
+    old_token = -1;  // not the holder as it counts (its grant ran out)
+    EXPECT_FALSE(old_node->save(contract_event()).ok());
+    const auto all = new_node->load_all().value();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].name, "Club Swiss");
+    EXPECT_EQ(all[0].boards[0].result, "");
+    b.result = "1-0";
+    EXPECT_TRUE(new_node->save_result(e.id, b).ok());  // the holder writes on
+    old_node->fence_with([] { return std::int64_t(0); });  // one node, no leases: not fenced
+    EXPECT_TRUE(old_node->save_result(e.id, b).ok());
+}
+
+TEST_P(SimulStoreContract, Issue26ASaveUnderAnOlderDomainsTokenIsRefused) {
+    auto events = std::move(GetParam().events(where).value());  // the claim goes through the events' store
+    auto old_node = std::move(GetParam().simuls(where).value());
+    auto new_node = std::move(GetParam().simuls(where).value());
+    old_node->fence_with([] { return std::int64_t(3); });
+    new_node->fence_with([] { return std::int64_t(4); });
+    ASSERT_TRUE(old_node->save("s1", 3, "open", 1'000, "by 3").ok());
+    EXPECT_EQ(events->claim_fence(4).value(), 4);
+    EXPECT_FALSE(old_node->save("s1", 3, "open", 2'000, "by 3 again").ok());
+    EXPECT_EQ(new_node->load("s1").value().value_or(""), "by 3");
+    EXPECT_TRUE(new_node->save("s1", 3, "started", 3'000, "by 4").ok());
+    EXPECT_EQ(old_node->load("s1").value().value_or(""), "by 4");
 }
 
 TEST_P(SimulStoreContract, ASimulIsSavedAndReplaced) {

@@ -62,6 +62,15 @@ public:
     // Called on one bus thread, in order; a node that never calls this never runs them.
     using DomainsChanged = std::function<void(bool runs)>;
     virtual void run_domains(DomainsChanged changed) = 0;
+    // Fencing of the domains' writes (stores/domains_fence.h). `claim(token)` raises the
+    // stored token to the new grant's before `changed(true)`, and answers the stored one
+    // after (above the grant's when Redis restarted empty: the bus takes a higher one).
+    // Set before run_domains.
+    using ClaimFence = std::function<Result<std::int64_t>(std::int64_t token)>;
+    virtual void fence_domains(ClaimFence claim) = 0;
+    // The token the events' and simuls' stores write under: the domains lease's while
+    // this node holds it (and its grant has not run out), else -1 (refused).
+    virtual std::int64_t domains_token() = 0;
     // A game's report (the hub's LiveGame as JSON, play/live_game_json.h) for the lobby,
     // events and simuls of the domains node: published to it, in this node's order, and
     // handed there to `receive_reports`' callback (on the bus's thread: it must not

@@ -351,6 +351,11 @@ int run_server(const ServerConfig& config) {
             }
             if (WorkPool* queue = live_feed.load()) queue->post([&to_domains, r = *g] { to_domains(r); });
         });
+        // Their writes are fenced by the domains lease's token (stores/domains_fence.h).
+        const FenceToken token = [c = cluster.get()] { return c->domains_token(); };
+        (*event_store)->fence_with(token);
+        (*simul_store)->fence_with(token);
+        cluster->fence_domains([es = event_store->get()](std::int64_t t) { return es->claim_fence(t); });
         // This node runs the lobby, events and simuls once it holds the domains lease:
         // they are read from the database then (another node ran them until now).
         cluster->run_domains([&domains, &lobby, &simuls, ev = events->get()](bool runs) {

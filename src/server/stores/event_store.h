@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "chess/result.h"
+#include "server/stores/domains_fence.h"
 
 namespace outpost::server {
 
@@ -75,6 +76,13 @@ public:
     virtual Result<bool> save_result(std::int64_t event_id, const EventBoard& b) = 0;
     // One board's game: its id, seats and note; an error when the board is not stored.
     virtual Result<bool> save_board_game(std::int64_t event_id, const EventBoard& b) = 0;
+
+    // Several nodes (domains_fence.h): every write from now on is fenced by `token`.
+    virtual void fence_with(FenceToken token) = 0;
+    // Raises the stored domains token to `token` (a node that has just taken the domains
+    // lease, before it reads the events): the stored token after, above `token` when a
+    // higher one has written (Redis restarted empty: its counter must go past it).
+    virtual Result<std::int64_t> claim_fence(std::int64_t token) = 0;
 };
 
 }  // namespace outpost::server

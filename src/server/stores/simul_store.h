@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "chess/result.h"
+#include "server/stores/domains_fence.h"
 
 namespace outpost::server {
 
@@ -24,6 +25,8 @@ public:
     // The simuls not finished, and the most recent `finished` others.
     virtual Result<std::vector<std::string>> load_recent(int finished) = 0;
     virtual Result<std::optional<std::string>> load(const std::string& id) = 0;
+    // Several nodes (domains_fence.h): every save from now on is fenced by `token`.
+    virtual void fence_with(FenceToken token) = 0;
 };
 
 }  // namespace outpost::server

@@ -84,6 +84,13 @@ std::optional<Lease> LeaseKeeper::held(const std::string& game) const {
     return std::nullopt;
 }
 
+std::optional<Lease> LeaseKeeper::valid(const std::string& game) const {
+    std::lock_guard lock(mu_);
+    if (auto it = held_.find(game); it != held_.end() && std::chrono::steady_clock::now() < it->second.valid_until)
+        return it->second.lease;
+    return std::nullopt;
+}
+
 bool LeaseKeeper::live(const std::string& game) const {
     std::lock_guard lock(mu_);
     auto it = held_.find(game);

@@ -53,6 +53,9 @@ public:
     void forget(const std::string& game);
     // The grant this node holds for a game, if it keeps one (its token fences its writes).
     std::optional<Lease> held(const std::string& game) const;
+    // The same, only while its grant lasts as this node counts (not after a pause of
+    // this process past it, before the keeper has found the lease lost).
+    std::optional<Lease> valid(const std::string& game) const;
     // Whether it keeps the game's lease at the live pace (held and not parked).
     bool live(const std::string& game) const;
     std::size_t size() const;         // the leases renewed at the live pace

@@ -72,6 +72,7 @@ void RedisBus::stop() {
     subscriber_.reset();
     if (watcher_.joinable()) watcher_.join();
     if (publisher_.joinable()) publisher_.join();
+    std::lock_guard keeper(keeper_gone_);  // domains_token() is called from the stores' threads
     keeper_.reset();  // leases not handed over run out by themselves
 }
 

@@ -79,6 +79,8 @@ public:
     std::string domains_node() override;  // redis_domains.cpp
     bool runs_domains() override;
     void run_domains(DomainsChanged changed) override;
+    void fence_domains(ClaimFence claim) override;
+    std::int64_t domains_token() override;
     void report_to_domains(std::string json) override;
     void receive_reports(DomainsReport deliver) override;
     void hand_over() override;
@@ -204,6 +206,7 @@ private:
     RedisClient lease_client_, lookup_client_, publish_client_;
     LeaseTable leases_, lookups_;
     std::unique_ptr<LeaseKeeper> keeper_;
+    std::mutex keeper_gone_;  // held by stop() as it resets keeper_, and by domains_token()
     DropGame drop_;
     LiveGames live_;
     HandOverGame hand_over_;
@@ -244,6 +247,9 @@ private:
     // connections would else take their games back from it while it stops).
     std::atomic<bool> leaving_{false};
     DomainsChanged domains_changed_;            // set once, before domains_candidate_
+    ClaimFence claim_fence_;                    // likewise
+    // The grant's token this node runs the domains under (claimed in the database).
+    std::optional<std::int64_t> taken_domains_fence(const Lease& grant);
     std::atomic<bool> domains_candidate_{false};
     std::atomic<bool> runs_domains_{false};     // as last told to the edge
     DomainsReport reports_;                     // set before serving

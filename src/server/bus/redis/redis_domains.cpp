@@ -30,6 +30,40 @@ void RedisBus::run_domains(DomainsChanged changed) {
 
 void RedisBus::receive_reports(DomainsReport deliver) { reports_ = std::move(deliver); }
 
+void RedisBus::fence_domains(ClaimFence claim) { claim_fence_ = std::move(claim); }
+
+std::int64_t RedisBus::domains_token() {
+    std::lock_guard lock(keeper_gone_);
+    if (!keeper_) return -1;
+    auto l = keeper_->valid(std::string(DomainsLease));
+    return l ? l->token : -1;
+}
+
+std::optional<std::int64_t> RedisBus::taken_domains_fence(const Lease& grant) {
+    const std::string name(DomainsLease);
+    if (!claim_fence_) return grant.token;
+    auto stored = claim_fence_(grant.token);
+    if (stored && *stored > grant.token) {
+        // Redis restarted empty: its counter goes past the stored token, and the lease is
+        // taken again with a higher one (as a game's, take_game).
+        log_event(LogLevel::WARN, "bus: the domains' fencing token was below the database's (Redis restarted?)",
+                  {{"token", grant.token}, {"stored", *stored}});
+        (void)leases_.raise_fence(*stored);
+        (void)keeper_->give_up(name);
+        auto again = keeper_->take(name);
+        if (!again || again->node != node()) return std::nullopt;
+        stored = claim_fence_(again->token);
+        if (stored && *stored == again->token) return again->token;
+    } else if (stored) {
+        return grant.token;
+    }
+    // The database away (or a higher token again): not run here now; asked again next turn.
+    log_event(LogLevel::WARN, "bus: the domains lease was given up: its fencing token could not be written",
+              {{"error", stored ? std::string("a higher token is stored") : stored.error().message}});
+    (void)keeper_->give_up(name);
+    return std::nullopt;
+}
+
 std::optional<std::string> RedisBus::owner_at(const Address& at) {
     if (at.topic == Topic::GAME) return owner_of(at.id);
     if (runs_domains_.load()) return node();
@@ -49,8 +83,13 @@ void RedisBus::domains_tick() {
         auto l = keeper_->take(name);  // the holder's grant when another node has it
         if (l) holder = l->node;
         now = l && l->node == node();
+        // Its token is written in the database before the events are read (a node
+        // paused past its lease cannot write over what this one does next).
+        std::optional<std::int64_t> token;
+        if (now) token = taken_domains_fence(*l);
+        if (now && !token) now = false, holder.clear();
         if (now)
-            log_event(LogLevel::INFO, "bus: this node runs the lobby, events and simuls now", {{"token", l->token}});
+            log_event(LogLevel::INFO, "bus: this node runs the lobby, events and simuls now", {{"token", *token}});
     } else if (!now) {
         auto h = lookups_.holder(DomainsLease);
         if (h && *h) holder = (*h)->node;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "server/stores/postgres/pg_db.h"
+#include "server/stores/postgres/pg_fence.h"
 #include "server/stores/postgres/pg_stores.h"
 
 namespace outpost::server {
@@ -122,6 +123,7 @@ public:
         std::lock_guard lock(c_.mutex);
         std::int64_t id = e.id;
         auto done = c_.transaction([&]() -> Result<bool> {
+            if (auto f = pg::check_fence(c_, fence_); !f) return f;
             pg::Params p;
             p(e.name)(e.organiser)(e.organiser_name)(e.system)(e.rounds)(e.time_control)(e.rated)(e.online)(e.tiebreaks);
             p(e.initial_colour)(e.created_ms)(e.current_round)(join_ints(e.round_started_ms))(e.closed_ms);
@@ -150,9 +152,14 @@ public:
     Result<bool> save_result(std::int64_t event_id, const EventBoard& b) override {
         static const char* const Sql = "UPDATE event_boards SET result=$1, note=$2 WHERE event_id=$3 AND round=$4 AND board=$5";
         std::lock_guard lock(c_.mutex);
-        auto r = c_.run(Sql, pg::Params()(b.result)(b.note)(event_id)(b.round)(b.board));
-        if (!r) return make_error("save result: " + r.error().message);
-        if (r->changed() != 1) return make_error("save result: the board is not stored");
+        auto done = c_.transaction([&]() -> Result<bool> {
+            if (auto f = pg::check_fence(c_, fence_); !f) return f;
+            auto r = c_.run(Sql, pg::Params()(b.result)(b.note)(event_id)(b.round)(b.board));
+            if (!r) return r.error();
+            if (r->changed() != 1) return make_error("the board is not stored");
+            return true;
+        });
+        if (!done) return make_error("save result: " + done.error().message);
         return true;
     }
 
@@ -161,14 +168,32 @@ public:
             "UPDATE event_boards SET game_id=$1, white_token=$2, black_token=$3, note=$4 "
             "WHERE event_id=$5 AND round=$6 AND board=$7";
         std::lock_guard lock(c_.mutex);
-        auto r = c_.run(Sql, pg::Params()(b.game_id)(b.white_token)(b.black_token)(b.note)(event_id)(b.round)(b.board));
-        if (!r) return make_error("save board: " + r.error().message);
-        if (r->changed() != 1) return make_error("save board: the board is not stored");
+        auto done = c_.transaction([&]() -> Result<bool> {
+            if (auto f = pg::check_fence(c_, fence_); !f) return f;
+            auto r = c_.run(Sql, pg::Params()(b.game_id)(b.white_token)(b.black_token)(b.note)(event_id)(b.round)(b.board));
+            if (!r) return r.error();
+            if (r->changed() != 1) return make_error("the board is not stored");
+            return true;
+        });
+        if (!done) return make_error("save board: " + done.error().message);
         return true;
+    }
+
+    void fence_with(FenceToken token) override {
+        std::lock_guard lock(c_.mutex);
+        fence_ = std::move(token);
+    }
+
+    Result<std::int64_t> claim_fence(std::int64_t token) override {
+        std::lock_guard lock(c_.mutex);
+        auto r = pg::claim_fence(c_, token);
+        if (!r) return make_error("claim the domains fence: " + r.error().message);
+        return r;
     }
 
 private:
     pg::Connection c_;
+    FenceToken fence_;  // under c_.mutex
 };
 
 }  // namespace

@@ -165,6 +165,8 @@ constexpr Migration Migrations[] = {
     {3, "puzzles, their themes, puzzle ratings and attempts, and the games the puzzle generator has read", PuzzleTables},
     {4, "the fencing token of the node that last wrote each game (several nodes)",
      "ALTER TABLE games ADD COLUMN IF NOT EXISTS fence bigint NOT NULL DEFAULT 0"},
+    {5, "the fencing token of the node that last wrote the events and simuls (several nodes)",
+     "CREATE TABLE IF NOT EXISTS fences (name text PRIMARY KEY, token bigint NOT NULL)"},
 };
 
 // Any number: the advisory lock of migrations ("outpost" on a phone keypad).

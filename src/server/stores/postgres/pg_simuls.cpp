@@ -5,6 +5,7 @@
 // Its own connection, as the accounts have: a simul changes at a join, a start and a
 // board's result, seldom beside the games' moves.
 #include "server/stores/postgres/pg_db.h"
+#include "server/stores/postgres/pg_fence.h"
 #include "server/stores/postgres/pg_stores.h"
 
 namespace outpost::server {
@@ -22,9 +23,18 @@ public:
             "INSERT INTO simuls (id, host_account, status, updated_ms, body) VALUES ($1,$2,$3,$4,$5) "
             "ON CONFLICT (id) DO UPDATE SET status=EXCLUDED.status, updated_ms=EXCLUDED.updated_ms, body=EXCLUDED.body";
         std::lock_guard lock(c_.mutex);
-        auto r = c_.run(Sql, pg::Params()(id)(host_account)(status)(updated_ms)(body));
-        if (!r) return make_error("save simul: " + r.error().message);
+        auto done = c_.transaction([&]() -> Result<bool> {
+            if (auto f = pg::check_fence(c_, fence_); !f) return f;
+            if (auto r = c_.run(Sql, pg::Params()(id)(host_account)(status)(updated_ms)(body)); !r) return r.error();
+            return true;
+        });
+        if (!done) return make_error("save simul: " + done.error().message);
         return true;
+    }
+
+    void fence_with(FenceToken token) override {
+        std::lock_guard lock(c_.mutex);
+        fence_ = std::move(token);
     }
 
     Result<std::vector<std::string>> load_recent(int finished) override {
@@ -53,6 +63,7 @@ public:
 
 private:
     pg::Connection c_;
+    FenceToken fence_;  // under c_.mutex
 };
 
 }  // namespace

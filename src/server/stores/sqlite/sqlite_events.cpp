@@ -6,6 +6,7 @@
 // join, a round's start and a board's result, seldom beside the games' moves.
 #include "server/stores/event_store.h"
 #include "server/stores/sqlite/sqlite_db.h"
+#include "server/stores/sqlite/sqlite_fence.h"
 
 #include <map>
 #include <sstream>
@@ -99,6 +100,7 @@ public:
         std::lock_guard lock(c_.mutex);
         std::int64_t id = e.id;
         auto done = c_.transaction([&]() -> Result<bool> {
+            if (auto f = sqlite_check_fence(c_, fence_); !f) return f;
             Statement s(c_.db, "INSERT OR REPLACE INTO events(id, name, organiser, organiser_name, system, rounds, "
                                "time_control, rated, online, tiebreaks, initial_colour, created_ms, current_round, round_starts, "
                                "closed_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
@@ -140,26 +142,43 @@ public:
 
     Result<bool> save_result(std::int64_t event_id, const EventBoard& b) override {
         std::lock_guard lock(c_.mutex);
-        Statement s(c_.db, "UPDATE event_boards SET result = ?1, note = ?2 WHERE event_id = ?3 AND round = ?4 AND board = ?5");
-        s.bind(1, b.result).bind(2, b.note).bind(3, event_id).bind(4, std::int64_t(b.round)).bind(5, std::int64_t(b.board));
-        if (!s.ok() || s.step() != SQLITE_DONE) return db_error(c_.db, "save result");
-        if (sqlite3_changes(c_.db) != 1) return make_error("save result: the board is not stored");
-        return true;
+        return c_.transaction([&]() -> Result<bool> {
+            if (auto f = sqlite_check_fence(c_, fence_); !f) return f;
+            Statement s(c_.db, "UPDATE event_boards SET result = ?1, note = ?2 WHERE event_id = ?3 AND round = ?4 AND board = ?5");
+            s.bind(1, b.result).bind(2, b.note).bind(3, event_id).bind(4, std::int64_t(b.round)).bind(5, std::int64_t(b.board));
+            if (!s.ok() || s.step() != SQLITE_DONE) return db_error(c_.db, "save result");
+            if (sqlite3_changes(c_.db) != 1) return make_error("save result: the board is not stored");
+            return true;
+        });
     }
 
     Result<bool> save_board_game(std::int64_t event_id, const EventBoard& b) override {
         std::lock_guard lock(c_.mutex);
-        Statement s(c_.db, "UPDATE event_boards SET game_id = ?1, white_token = ?2, black_token = ?3, note = ?4 "
-                           "WHERE event_id = ?5 AND round = ?6 AND board = ?7");
-        s.bind(1, b.game_id).bind(2, b.white_token).bind(3, b.black_token).bind(4, b.note);
-        s.bind(5, event_id).bind(6, std::int64_t(b.round)).bind(7, std::int64_t(b.board));
-        if (!s.ok() || s.step() != SQLITE_DONE) return db_error(c_.db, "save board");
-        if (sqlite3_changes(c_.db) != 1) return make_error("save board: the board is not stored");
-        return true;
+        return c_.transaction([&]() -> Result<bool> {
+            if (auto f = sqlite_check_fence(c_, fence_); !f) return f;
+            Statement s(c_.db, "UPDATE event_boards SET game_id = ?1, white_token = ?2, black_token = ?3, note = ?4 "
+                               "WHERE event_id = ?5 AND round = ?6 AND board = ?7");
+            s.bind(1, b.game_id).bind(2, b.white_token).bind(3, b.black_token).bind(4, b.note);
+            s.bind(5, event_id).bind(6, std::int64_t(b.round)).bind(7, std::int64_t(b.board));
+            if (!s.ok() || s.step() != SQLITE_DONE) return db_error(c_.db, "save board");
+            if (sqlite3_changes(c_.db) != 1) return make_error("save board: the board is not stored");
+            return true;
+        });
+    }
+
+    void fence_with(FenceToken token) override {
+        std::lock_guard lock(c_.mutex);
+        fence_ = std::move(token);
+    }
+
+    Result<std::int64_t> claim_fence(std::int64_t token) override {
+        std::lock_guard lock(c_.mutex);
+        return sqlite_claim_fence(c_, token);
     }
 
 private:
     Connection c_;
+    FenceToken fence_;  // under c_.mutex
 };
 
 }  // namespace

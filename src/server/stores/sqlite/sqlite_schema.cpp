@@ -210,11 +210,18 @@ Result<bool> game_fence(Connection& c) {
     return c.exec("ALTER TABLE games ADD COLUMN fence INTEGER NOT NULL DEFAULT 0");
 }
 
+// Version 5 (issue 26): the highest fencing token of the domains lease that has written
+// the events and simuls (stores/domains_fence.h).
+Result<bool> fences_table(Connection& c) {
+    return c.exec("CREATE TABLE IF NOT EXISTS fences (name TEXT PRIMARY KEY, token INTEGER NOT NULL) WITHOUT ROWID;");
+}
+
 constexpr Migration Migrations[] = {
     {1, "the tables of games, moves, analyses, ratings, accounts, sessions, simuls and events", baseline},
     {2, "the admin page's audit log, players' reports, arbiters' decisions and closed events", admin_tables},
     {3, "puzzles, their themes, puzzle ratings and attempts, and the games the puzzle generator has read", puzzle_tables},
     {4, "the fencing token of the node that last wrote each game (several nodes)", game_fence},
+    {5, "the fencing token of the node that last wrote the events and simuls (several nodes)", fences_table},
 };
 
 Error newer_error(const std::string& path, int database) {

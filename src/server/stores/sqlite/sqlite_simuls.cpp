@@ -5,6 +5,7 @@
 // join, a start and a board's result, seldom beside the games' moves.
 #include "server/stores/simul_store.h"
 #include "server/stores/sqlite/sqlite_db.h"
+#include "server/stores/sqlite/sqlite_fence.h"
 
 namespace outpost::server {
 namespace {
@@ -19,11 +20,19 @@ public:
     Result<bool> save(const std::string& id, std::int64_t host_account, const std::string& status, std::int64_t updated_ms,
                       const std::string& body) override {
         std::lock_guard lock(c_.mutex);
-        Statement s(c_.db, "INSERT INTO simuls(id, host_account, status, updated_ms, body) VALUES (?1, ?2, ?3, ?4, ?5) "
-                           "ON CONFLICT(id) DO UPDATE SET status = ?3, updated_ms = ?4, body = ?5");
-        s.bind(1, id).bind(2, host_account).bind(3, status).bind(4, updated_ms).bind(5, body);
-        if (!s.ok() || s.step() != SQLITE_DONE) return db_error(c_.db, "save simul");
-        return true;
+        return c_.transaction([&]() -> Result<bool> {
+            if (auto f = sqlite_check_fence(c_, fence_); !f) return f;
+            Statement s(c_.db, "INSERT INTO simuls(id, host_account, status, updated_ms, body) VALUES (?1, ?2, ?3, ?4, ?5) "
+                               "ON CONFLICT(id) DO UPDATE SET status = ?3, updated_ms = ?4, body = ?5");
+            s.bind(1, id).bind(2, host_account).bind(3, status).bind(4, updated_ms).bind(5, body);
+            if (!s.ok() || s.step() != SQLITE_DONE) return db_error(c_.db, "save simul");
+            return true;
+        });
+    }
+
+    void fence_with(FenceToken token) override {
+        std::lock_guard lock(c_.mutex);
+        fence_ = std::move(token);
     }
 
     Result<std::vector<std::string>> load_recent(int finished) override {
@@ -54,6 +63,7 @@ public:
 
 private:
     Connection c_;
+    FenceToken fence_;  // under c_.mutex
 };
 
 }  // namespace
