@@ -1,6 +1,7 @@
 // Outpost — the bus of several nodes on one Redis (redis_bus.h): this node's
-// connections, routed to wherever their game runs; the publisher; the watcher of the
-// games followed elsewhere. The other nodes' messages are read in redis_bus_remote.cpp.
+// connections, routed to wherever their game runs, and the watcher of the games followed
+// elsewhere. The other nodes' messages are read in redis_bus_remote.cpp, published in
+// redis_publisher.cpp; this node's leases are kept in redis_leases_held.cpp.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/bus/redis/redis_bus.h"
 
@@ -22,10 +23,6 @@ ProtocolError no_address(const Address& at) { return {"not_found", "no such addr
 ProtocolError bus_away() {
     return {"unavailable", "the bus between the nodes cannot be reached; try again in a few seconds", 503};
 }
-// At most this many messages wait for the publisher; beyond, they are dropped (and
-// said): a Redis that is away must not grow a node's memory without bound.
-constexpr std::size_t MaxWaiting = 200'000;
-
 }  // namespace
 
 RedisBus::RedisBus(Options options)
@@ -105,35 +102,6 @@ std::string RedisBus::node_of(const std::string& game) {
     if (keeper_ && keeper_->held(game)) return node();
     auto h = lookups_.holder(game);
     return h && *h ? (*h)->node : std::string();
-}
-
-std::optional<std::int64_t> RedisBus::take_game(const std::string& game, std::int64_t stored_fence) {
-    // handing: on its way to another node; leaving: SIGTERM handed every game over.
-    if (!keeper_ || game.empty() || game[0] == '@' || handing(game) || leaving_) return std::nullopt;
-    const auto before = keeper_->held(game);
-    auto l = keeper_->take(game);
-    if (!l) {
-        log_event(LogLevel::WARN, "bus: a game's lease could not be taken", {{"game", game}, {"error", l.error().message}});
-        return std::nullopt;
-    }
-    if (l->node != node()) return std::nullopt;
-    // A new grant has a token above every one that wrote the game; our own grant,
-    // extended, the one it had.
-    if (l->token > stored_fence || (before && before->token == l->token)) return l->token;
-    // Not above the database's: Redis restarted empty. The counter goes past them.
-    (void)leases_.raise_fence(stored_fence);
-    (void)keeper_->give_up(game);
-    l = keeper_->take(game);
-    if (!l || l->node != node() || l->token <= stored_fence) return std::nullopt;
-    return l->token;
-}
-
-void RedisBus::game_ended(const std::string& game) {
-    if (keeper_ && !game.empty() && game[0] != '@') keeper_->park(game);
-}
-
-void RedisBus::game_forgotten(const std::string& game) {
-    if (keeper_ && !game.empty() && game[0] != '@') keeper_->forget(game);
 }
 
 Answer<Seat> RedisBus::join(const Address& at, const std::shared_ptr<Subscriber>& who, const Credentials& c) {
@@ -344,25 +312,6 @@ void RedisBus::leave(const Address& at, const Subscriber* who) {
     }
 }
 
-void RedisBus::post(const std::string& to_node, const Envelope& e) {
-    std::string payload = encode(e);
-    {
-        std::lock_guard lock(out_mutex_);
-        if (stopping_) return;
-        if (out_.size() >= MaxWaiting) {
-            refused_.fetch_add(1);
-            return;
-        }
-        Out o;
-        o.channel = channel_of(to_node);
-        o.payload = std::move(payload);
-        if (e.kind == Envelope::Kind::MESSAGE && e.node == node()) o.conn = e.conn, o.text = e.text;
-        if (e.kind == Envelope::Kind::REPORT) o.report = e.text;
-        out_.push_back(std::move(o));
-    }
-    out_wake_.notify_one();
-}
-
 bool RedisBus::hold(std::uint64_t conn, const FollowKey* key, const std::string& text) {
     constexpr std::size_t MaxHeld = MaxHeldMessages;
     {
@@ -408,68 +357,6 @@ void RedisBus::send_held(const FollowKey& key) {
         }
         for (const std::string& text : held) send_now(f.at, *who, text);
     }
-}
-
-void RedisBus::publisher() {
-    std::deque<Out> batch;
-    std::uint64_t failed = 0;
-    for (;;) {
-        {
-            std::unique_lock lock(out_mutex_);
-            out_wake_.wait(lock, [this] { return stopping_ || !out_.empty(); });
-            if (stopping_ && out_.empty()) return;
-            batch.swap(out_);
-        }
-        std::set<std::string> gone;  // nodes nobody listens for any more
-        std::vector<std::pair<std::uint64_t, std::string>> unread;  // clients' messages that reached nobody
-        std::vector<std::pair<std::string, std::string>> unreported;  // games' reports no domains node got: node, report
-        {
-            SigpipeGuard guard;
-            for (const Out& o : batch) {
-                auto r = publish(publish_client_, o.channel, o.payload);
-                if (!r && failed++ % 1000 == 0)
-                    log_event(LogLevel::WARN, "bus: a message between nodes was lost (Redis away)",
-                              {{"error", r.error().message}, {"lost", std::int64_t(failed)}});
-                if (o.http_call && (!r || *r == 0)) http_unreached(o.http_call);
-                if (r && *r == 0) {
-                    gone.insert(o.channel.substr(channel_of("").size()));
-                    if (o.conn) unread.emplace_back(o.conn, o.text);
-                    if (!o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
-                }
-                if (!r && !o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
-            }
-        }
-        batch.clear();
-        for (const std::string& n : gone) forget_node(n);
-        // A connection's message to a node that is gone: held until the game runs again
-        // somewhere (a player's move is not lost with the node that was to receive it).
-        for (const auto& [conn, text] : unread) (void)hold(conn, nullptr, text);
-        // A game's report that reached no domains node (it died, or Redis was away):
-        // kept for the next one, which the watcher finds.
-        for (auto& [to, report] : unreported) report_unreached(to, std::move(report));
-    }
-}
-
-void RedisBus::forget_node(const std::string& gone) {
-    // Its connections no longer follow the games here (their presence, the hub's
-    // followers); were it only cut off from Redis, it joins them again when it is back.
-    std::vector<Remote> left;
-    {
-        std::lock_guard lock(mutex_);
-        for (auto it = remote_.begin(); it != remote_.end();) {
-            if (it->first.first == gone) {
-                left.push_back(std::move(it->second));
-                it = remote_.erase(it);
-            } else {
-                ++it;
-            }
-        }
-    }
-    if (left.empty()) return;
-    log_event(LogLevel::WARN, "bus: a node is gone; its connections leave this node's games",
-              {{"node", gone}, {"connections", std::int64_t(left.size())}});
-    for (const Remote& r : left)
-        if (BusHandler* h = handler(r.at.topic)) h->on_leave(r.at, r.proxy.get());
 }
 
 void RedisBus::watcher() {
@@ -557,91 +444,6 @@ void RedisBus::on_link(bool up) {
     }
     poke();
     log_event(LogLevel::INFO, "bus: Redis is back; following games elsewhere again");
-}
-
-void RedisBus::on_lease_lost(const std::string& game) {
-    if (game == DomainsLease) {  // the watcher tells the edge, at once
-        log_event(LogLevel::WARN, "bus: this node lost the domains lease");
-        return poke();
-    }
-    log_event(LogLevel::WARN, "bus: this node lost a game's lease; another node runs it", {{"game", game}});
-    std::vector<std::shared_ptr<Subscriber>> followers;
-    if (drop_) followers = drop_(game);
-    release_followers(game, followers);
-}
-
-void RedisBus::release_followers(const std::string& game, const std::vector<std::shared_ptr<Subscriber>>& followers,
-                                 const std::string& to) {
-    const Address at = Address::game(game);
-    for (const auto& s : followers) {
-        if (auto* p = dynamic_cast<Proxy*>(s.get())) {
-            Envelope e;
-            e.kind = Envelope::Kind::MOVED;
-            e.conn = p->conn();
-            e.address = at.text();
-            e.to = to;
-            post(p->node(), e);
-            std::lock_guard lock(mutex_);
-            remote_.erase({p->node(), p->conn()});
-            continue;
-        }
-        std::lock_guard lock(mutex_);
-        if (auto it = follows_.find({s.get(), at}); it != follows_.end()) it->second.owner.clear();
-    }
-    poke();
-}
-
-void RedisBus::hand_over() {
-    hand_over_domains();  // redis_domains.cpp
-    if (!drop_ || !live_ || !keeper_) return;
-    leaving_ = true;
-    const auto games = live_();
-    // FIDE 6.10-6.11 (docs/laws.md): as when a game follows its players, each game's
-    // clocks as they read now are written, and its lease is given up once that write is
-    // durable, so that the next node charges the side to move the time it used here
-    // (from the last move's reading it would be given that time back). Dropped first
-    // either way: nothing more is written from here.
-    struct Durable {
-        std::mutex mutex;
-        std::condition_variable cv;
-        size_t waiting = 0;
-    };
-    auto durable = std::make_shared<Durable>();
-    std::vector<std::pair<std::string, std::vector<std::shared_ptr<Subscriber>>>> dropped;
-    for (const std::string& game : games) {
-        std::optional<std::vector<std::shared_ptr<Subscriber>>> followers;
-        if (hand_over_) {
-            {
-                std::lock_guard lock(durable->mutex);
-                ++durable->waiting;
-            }
-            followers = hand_over_(game, [durable] {
-                std::lock_guard lock(durable->mutex);
-                --durable->waiting;
-                durable->cv.notify_all();
-            });
-            if (!followers) {  // not a live game here (ended meanwhile): nothing written
-                std::lock_guard lock(durable->mutex);
-                --durable->waiting;
-            }
-        }
-        if (!followers) followers = drop_(game);
-        dropped.emplace_back(game, std::move(*followers));
-    }
-    {
-        // Group commit makes this a few milliseconds; a database that does not answer
-        // must not hold the stop (the lease then hands over the last durable reading).
-        std::unique_lock lock(durable->mutex);
-        if (!durable->cv.wait_for(lock, std::chrono::milliseconds(800), [&] { return durable->waiting == 0; }))
-            log_event(LogLevel::WARN, "bus: clocks of handed-over games not durable in 0.8 s, their leases given up anyway",
-                      {{"games", std::int64_t(durable->waiting)}});
-    }
-    for (const auto& [game, followers] : dropped) {
-        (void)keeper_->give_up(game);
-        release_followers(game, followers);
-    }
-    keeper_->give_up_all();
-    log_event(LogLevel::INFO, "bus: games handed over", {{"games", std::int64_t(games.size())}});
 }
 
 }  // namespace outpost::server::redis

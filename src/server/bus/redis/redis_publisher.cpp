@@ -1,0 +1,105 @@
+// Outpost — what this node publishes to the others (redis_bus.h): one thread sends every
+// message in the order posted, one PUBLISH each; a client's message that reached nobody
+// (its node died) is held for its connection, a game's report for the next domains node,
+// and a node that nobody listens for any more is forgotten.
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "server/bus/redis/redis_bus.h"
+
+#include <set>
+
+#include "server/bus/redis/redis_bus_proxy.h"
+#include "server/bus/redis/redis_http.h"
+#include "server/observe/log.h"
+
+namespace outpost::server::redis {
+
+namespace {
+
+// At most this many messages wait for the publisher; beyond, they are dropped (and
+// said): a Redis that is away must not grow a node's memory without bound.
+constexpr std::size_t MaxWaiting = 200'000;
+
+}  // namespace
+
+void RedisBus::post(const std::string& to_node, const Envelope& e) {
+    std::string payload = encode(e);
+    {
+        std::lock_guard lock(out_mutex_);
+        if (stopping_) return;
+        if (out_.size() >= MaxWaiting) {
+            refused_.fetch_add(1);
+            return;
+        }
+        Out o;
+        o.channel = channel_of(to_node);
+        o.payload = std::move(payload);
+        if (e.kind == Envelope::Kind::MESSAGE && e.node == node()) o.conn = e.conn, o.text = e.text;
+        if (e.kind == Envelope::Kind::REPORT) o.report = e.text;
+        out_.push_back(std::move(o));
+    }
+    out_wake_.notify_one();
+}
+
+void RedisBus::publisher() {
+    std::deque<Out> batch;
+    std::uint64_t failed = 0;
+    for (;;) {
+        {
+            std::unique_lock lock(out_mutex_);
+            out_wake_.wait(lock, [this] { return stopping_ || !out_.empty(); });
+            if (stopping_ && out_.empty()) return;
+            batch.swap(out_);
+        }
+        std::set<std::string> gone;  // nodes nobody listens for any more
+        std::vector<std::pair<std::uint64_t, std::string>> unread;  // clients' messages that reached nobody
+        std::vector<std::pair<std::string, std::string>> unreported;  // games' reports no domains node got: node, report
+        {
+            SigpipeGuard guard;
+            for (const Out& o : batch) {
+                auto r = publish(publish_client_, o.channel, o.payload);
+                if (!r && failed++ % 1000 == 0)
+                    log_event(LogLevel::WARN, "bus: a message between nodes was lost (Redis away)",
+                              {{"error", r.error().message}, {"lost", std::int64_t(failed)}});
+                if (o.http_call && (!r || *r == 0)) http_unreached(o.http_call);
+                if (r && *r == 0) {
+                    gone.insert(o.channel.substr(channel_of("").size()));
+                    if (o.conn) unread.emplace_back(o.conn, o.text);
+                    if (!o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
+                }
+                if (!r && !o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
+            }
+        }
+        batch.clear();
+        for (const std::string& n : gone) forget_node(n);
+        // A connection's message to a node that is gone: held until the game runs again
+        // somewhere (a player's move is not lost with the node that was to receive it).
+        for (const auto& [conn, text] : unread) (void)hold(conn, nullptr, text);
+        // A game's report that reached no domains node (it died, or Redis was away):
+        // kept for the next one, which the watcher finds.
+        for (auto& [to, report] : unreported) report_unreached(to, std::move(report));
+    }
+}
+
+void RedisBus::forget_node(const std::string& gone) {
+    // Its connections no longer follow the games here (their presence, the hub's
+    // followers); were it only cut off from Redis, it joins them again when it is back.
+    std::vector<Remote> left;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = remote_.begin(); it != remote_.end();) {
+            if (it->first.first == gone) {
+                left.push_back(std::move(it->second));
+                it = remote_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    if (left.empty()) return;
+    log_event(LogLevel::WARN, "bus: a node is gone; its connections leave this node's games",
+              {{"node", gone}, {"connections", std::int64_t(left.size())}});
+    for (const Remote& r : left)
+        if (BusHandler* h = handler(r.at.topic)) h->on_leave(r.at, r.proxy.get());
+}
+
+}  // namespace outpost::server::redis
