@@ -136,6 +136,83 @@ TEST_P(GameStoreContract, Issue26AWriteWithAnOlderFencingTokenIsRefused) {
     EXPECT_TRUE(store->write(GameWrite{GameWrite::UPDATE_GAME, one_node, {}, 0}).ok());
 }
 
+// D3 under load: a batch of many games' moves (the StorageWriter's group commit), two
+// moves of one game among them, text that needs quoting, a game ending in the middle
+// and one made in the middle: every move and the last row of each game read back.
+TEST_P(GameStoreContract, ABatchOfManyGamesMovesIsReadBackWhole) {
+    auto store = std::move(GetParam().games(where).value());
+    std::vector<StoredGame> games;
+    for (int i = 0; i < 4; ++i) {
+        games.push_back(contract_game("b" + std::to_string(i), 1'000));
+        games.back().fence = 7;
+        ASSERT_TRUE(store->write(GameWrite{GameWrite::INSERT_GAME, games.back(), {}, 0}).ok());
+    }
+    std::vector<GameWrite> batch;
+    const auto move = [&](int k, int ply, const std::string& uci, const std::string& offer) {
+        StoredGame& g = games[size_t(k)];
+        g.updated_ms = 2'000 + ply * 10 + k;
+        g.running = ply % 2 ? "black" : "white";
+        g.white_ms = 299'000 - ply;
+        g.offer_plies = offer;
+        g.draw_offer = ply == 2 ? "white" : "";
+        batch.push_back(GameWrite{GameWrite::APPEND_MOVE, g, contract_move(ply, uci), 0});
+    };
+    move(0, 1, "e2e4", "a \"quoted\", {braced} \\ text");
+    move(1, 1, "d2d4", "");
+    move(0, 2, "e7e5", "NULL");
+    StoredGame made = contract_game("b-new", 2'000);
+    made.fence = 7;
+    batch.push_back(GameWrite{GameWrite::INSERT_GAME, made, {}, 0});
+    move(2, 1, "c2c4", "");
+    move(3, 1, "g1f3", "");
+    games[3].status = "resign";  // ends with its move: written whole
+    games[3].result = "0-1";
+    games[3].running = "";
+    batch.push_back(GameWrite{GameWrite::UPDATE_GAME, games[3], {}, 0});
+    move(1, 2, "d7d5", "");
+    ASSERT_TRUE(store->write(batch).ok());
+    const auto check = [&](int k, std::vector<std::string> ucis) {
+        auto back = store->load_game(games[size_t(k)].id);
+        ASSERT_TRUE(back.ok() && back->has_value()) << k;
+        const StoredGame& b = **back;
+        ASSERT_EQ(b.moves.size(), ucis.size()) << k;
+        for (size_t i = 0; i < ucis.size(); ++i) EXPECT_EQ(b.moves[i].uci, ucis[i]) << k;
+        EXPECT_EQ(b.moves.back().white_ms, 299'000 - int(ucis.size())) << k;
+        EXPECT_EQ(b.updated_ms, games[size_t(k)].updated_ms) << k;
+        EXPECT_EQ(b.running, games[size_t(k)].running) << k;
+        EXPECT_EQ(b.offer_plies, games[size_t(k)].offer_plies) << k;
+        EXPECT_EQ(b.draw_offer, games[size_t(k)].draw_offer) << k;
+        EXPECT_EQ(b.status, games[size_t(k)].status) << k;
+        EXPECT_EQ(b.fence, 7) << k;
+    };
+    check(0, {"e2e4", "e7e5"});
+    check(1, {"d2d4", "d7d5"});
+    check(2, {"c2c4"});
+    check(3, {"g1f3"});
+    auto fresh = store->load_game("b-new");
+    ASSERT_TRUE(fresh.ok() && fresh->has_value());
+}
+
+// Issue 26: one game of a batch run by another node now refuses the whole batch.
+TEST_P(GameStoreContract, Issue26ABatchWithOneFencedGameWritesNothing) {
+    auto store = std::move(GetParam().games(where).value());
+    StoredGame a = contract_game("fa", 1'000), b = contract_game("fb", 1'000);
+    a.fence = b.fence = 3;
+    ASSERT_TRUE(store->write(std::vector<GameWrite>{GameWrite{GameWrite::INSERT_GAME, a, {}, 0},
+                                                    GameWrite{GameWrite::INSERT_GAME, b, {}, 0}})
+                    .ok());
+    StoredGame taken = b;
+    taken.fence = 5;  // another node took b
+    ASSERT_TRUE(store->write(GameWrite{GameWrite::APPEND_MOVE, taken, contract_move(1, "e2e4"), 0}).ok());
+    a.running = b.running = "black";
+    auto refused = store->write(std::vector<GameWrite>{GameWrite{GameWrite::APPEND_MOVE, a, contract_move(1, "d2d4"), 0},
+                                                       GameWrite{GameWrite::APPEND_MOVE, b, contract_move(2, "e7e5"), 0}});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("game fb"), std::string::npos) << refused.error().message;
+    EXPECT_TRUE(store->load_game("fa").value()->moves.empty()) << "nothing of the batch is written";
+    EXPECT_EQ(store->load_game("fb").value()->moves.size(), 1u);
+}
+
 TEST_P(GameStoreContract, OnlyUnfinishedGamesAreLive) {
     auto store = std::move(GetParam().games(where).value());
     StoredGame live = contract_game("live", 1'000), over = contract_game("over", 2'000);
