@@ -198,6 +198,59 @@ TEST(RedisChannelsIssue26, MessagesArriveInTheOrderTheyWerePublished) {
     }
 }
 
+// The publisher's pipeline: many commands in one round trip, each with its own reply
+// (an error reply in the middle is that command's alone), and none after a lost Redis.
+TEST(RedisClientIssue26, APipelineAnswersEachCommandInOrder) {
+    outpost::test::RedisServer server;
+    ASSERT_TRUE(server.running());
+    RedisClient c(at(server), 500ms);
+    ASSERT_TRUE(c.command({"RPUSH", "list", "x"}).ok());
+    const std::string value("a\0b", 3);
+    auto r = c.pipeline({{"SET", "k", value}, {"INCR", "list"}, {"GET", "k"}, {"INCR", "n"}, {"INCR", "n"}});
+    ASSERT_EQ(r.size(), 5u);
+    EXPECT_TRUE(r[0].ok());
+    ASSERT_FALSE(r[1].ok());
+    EXPECT_NE(r[1].error().message.find("WRONGTYPE"), std::string::npos) << r[1].error().message;
+    ASSERT_TRUE(r[2].ok());
+    EXPECT_EQ(r[2]->str, value);
+    ASSERT_TRUE(r[4].ok());
+    EXPECT_EQ(r[4]->integer, 2);
+    EXPECT_TRUE(c.pipeline({}).empty());
+    server.stop();
+    auto down = c.pipeline({{"GET", "k"}, {"GET", "k"}});
+    ASSERT_EQ(down.size(), 2u);
+    EXPECT_FALSE(down[0].ok());
+    EXPECT_FALSE(down[1].ok());
+}
+
+TEST(RedisChannelsIssue26, ManyMessagesPublishedAtOnceArriveInOrder) {
+    outpost::test::RedisServer server;
+    ASSERT_TRUE(server.running());
+    std::mutex mu;
+    std::vector<std::string> got;
+    RedisSubscriber sub(at(server), [&](const std::string&, const std::string& p) {
+        std::lock_guard lock(mu);
+        got.push_back(p);
+    });
+    sub.subscribe("node:a");
+    ASSERT_TRUE(sub.wait_subscribed(5s));
+    RedisClient pub(at(server));
+    constexpr int N = 1000;
+    std::vector<std::string> payloads;
+    for (int i = 0; i < N; ++i) payloads.push_back(std::to_string(i));
+    std::vector<std::pair<std::string_view, std::string_view>> messages;
+    for (int i = 0; i < N; ++i) messages.emplace_back(i % 3 ? "node:a" : "nobody", payloads[size_t(i)]);
+    auto r = publish_all(pub, messages);
+    ASSERT_EQ(r.size(), size_t(N));
+    for (int i = 0; i < N; ++i) EXPECT_EQ(r[size_t(i)].value(), i % 3 ? 1 : 0) << i;
+    ASSERT_TRUE(eventually([&] { std::lock_guard lock(mu); return got.size() >= size_t(N - N / 3 - 1); }));
+    std::lock_guard lock(mu);
+    std::vector<std::string> want;
+    for (int i = 0; i < N; ++i)
+        if (i % 3) want.push_back(payloads[size_t(i)]);
+    EXPECT_EQ(got, want);
+}
+
 TEST(RedisChannelsIssue26, UnsubscribedChannelsAreQuiet) {
     outpost::test::RedisServer server;
     ASSERT_TRUE(server.running());

@@ -15,6 +15,20 @@ Result<long long> publish(RedisClient& redis, const std::string& channel, const 
     return r->integer;
 }
 
+std::vector<Result<long long>> publish_all(RedisClient& redis,
+                                           const std::vector<std::pair<std::string_view, std::string_view>>& messages) {
+    std::vector<std::vector<std::string_view>> commands;
+    commands.reserve(messages.size());
+    for (const auto& [channel, payload] : messages) commands.push_back({"PUBLISH", channel, payload});
+    std::vector<Result<long long>> out;
+    out.reserve(messages.size());
+    for (auto& r : redis.pipeline(commands)) {
+        if (r) out.emplace_back(r->integer);
+        else out.emplace_back(make_error(r.error().message));
+    }
+    return out;
+}
+
 RedisSubscriber::RedisSubscriber(Endpoint where, OnMessage on_message, OnLink on_link)
     : where_(std::move(where)), on_message_(std::move(on_message)), on_link_(std::move(on_link)) {
     thread_ = std::thread([this] { run(); });

@@ -64,5 +64,9 @@ private:
 
 // Publishes on its own client; the number of subscribers that received it.
 Result<long long> publish(RedisClient& redis, const std::string& channel, const std::string& payload);
+// Many messages, in order, in one round trip (RedisClient::pipeline): for each, the
+// subscribers that received it, or the error.
+std::vector<Result<long long>> publish_all(RedisClient& redis,
+                                           const std::vector<std::pair<std::string_view, std::string_view>>& messages);
 
 }  // namespace outpost::server::redis

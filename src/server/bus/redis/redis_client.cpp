@@ -218,4 +218,47 @@ Result<Reply> RedisClient::command(const std::vector<std::string>& argv) {
     return take_reply(raw);
 }
 
+std::vector<Result<Reply>> RedisClient::pipeline(const std::vector<std::vector<std::string_view>>& commands) {
+    std::vector<Result<Reply>> out;
+    out.reserve(commands.size());
+    std::lock_guard lock(mu_);
+    const SigpipeGuard no_sigpipe;
+    const auto fail_rest = [&](const std::string& why) {
+        while (out.size() < commands.size()) out.emplace_back(make_error("Redis at " + where_.text() + ": " + why));
+    };
+    if (auto ok = connect_locked(); !ok) {
+        fail_rest(ok.error().message);
+        return out;
+    }
+    std::vector<const char*> args;
+    std::vector<std::size_t> lens;
+    for (const auto& argv : commands) {
+        args.clear();
+        lens.clear();
+        for (const auto& a : argv) {
+            args.push_back(a.data());
+            lens.push_back(a.size());
+        }
+        if (redisAppendCommandArgv(ctx_, static_cast<int>(args.size()), args.data(), lens.data()) != REDIS_OK) {
+            const std::string why = ctx_->err != 0 ? std::string(ctx_->errstr) : "out of memory";
+            drop_locked();
+            fail_rest(why);
+            return out;
+        }
+    }
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        void* raw = nullptr;
+        if (redisGetReply(ctx_, &raw) != REDIS_OK || raw == nullptr) {
+            const std::string why = ctx_->err != 0 ? std::string(ctx_->errstr) : "no reply";
+            if (raw != nullptr) freeReplyObject(raw);
+            drop_locked();
+            fail_rest(why);
+            return out;
+        }
+        auto r = take_reply(raw);
+        out.push_back(r ? Result<Reply>(std::move(*r)) : Result<Reply>(make_error(r.error().message)));
+    }
+    return out;
+}
+
 }  // namespace outpost::server::redis

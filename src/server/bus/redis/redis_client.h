@@ -62,6 +62,10 @@ public:
     // ("ERR ...", "WRONGTYPE ...") and a lost connection are errors; the second also
     // drops the connection so that the next command reconnects.
     Result<Reply> command(const std::vector<std::string>& argv);
+    // Several commands written at once and their replies read in order (one round trip
+    // and one wake-up of Redis for all): each one's reply or error. A lost connection
+    // fails the one it was lost on and every one after it.
+    std::vector<Result<Reply>> pipeline(const std::vector<std::vector<std::string_view>>& commands);
     bool connected() const;
     const Endpoint& endpoint() const { return where_; }
 
