@@ -158,6 +158,33 @@ TEST(RedisLimitsIssue26, ConnectionsOfOtherNodesAreHeardAndADeadNodesCountExpire
     EXPECT_TRUE(eventually([&] { return b.connections_elsewhere("198.51.100.20") == 0; }, 3s));
 }
 
+// The limiters of the request pool's routes (players' reports, puzzles, learning from
+// mistakes: RateLimiter::share): two nodes' limiters give an address its burst once in
+// all, each node's own bucket still holds, and Redis away leaves each node's alone.
+TEST(RedisLimitsIssue26, TwoNodesRateLimitersOfOneKindShareTheAddresssBurst) {
+    outpost::test::RedisServer server;
+    ASSERT_TRUE(server.running());
+    RedisLimits shared_a(node(server, "a")), shared_b(node(server, "b"));
+    RateLimiter reports_a(1.0 / 360, 5), reports_b(1.0 / 360, 5);  // AdminService's: 5, then one each 6 minutes
+    reports_a.share(&shared_a, "report");
+    reports_b.share(&shared_b, "report");
+    int on_a = 0, on_b = 0;
+    for (int i = 0; i < 3; ++i) on_a += reports_a.allow("198.51.100.40", 1000);
+    for (int i = 0; i < 5; ++i) on_b += reports_b.allow("198.51.100.40", 1000);
+    EXPECT_EQ(on_a, 3);
+    EXPECT_EQ(on_b, 2) << "five in all, not five a node";
+    EXPECT_TRUE(reports_b.allow("198.51.100.41", 1000)) << "another address has its own count";
+    RateLimiter puzzles_b(10, 60);
+    puzzles_b.share(&shared_b, "puzzle_read");
+    EXPECT_TRUE(puzzles_b.allow("198.51.100.40", 1000)) << "another kind has its own count";
+    server.stop();
+    RateLimiter alone(1.0 / 360, 2);
+    alone.share(&shared_a, "report");
+    EXPECT_TRUE(alone.allow("198.51.100.42", 1000));
+    EXPECT_TRUE(alone.allow("198.51.100.42", 1000));
+    EXPECT_FALSE(alone.allow("198.51.100.42", 1000)) << "Redis away: this node's own bucket holds";
+}
+
 TEST(RedisLimitsIssue26, RedisAwayIsAnErrorSoTheLocalLimitAloneHolds) {
     outpost::test::RedisServer server;
     ASSERT_TRUE(server.running());

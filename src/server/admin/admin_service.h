@@ -58,6 +58,8 @@ public:
 
     // The reason an arbiter gave for ending a game ("" none): for HubEnv::arbiter_reason.
     std::string arbiter_reason(const std::string& game_id);
+    // Issue 26: the reports per address counted by every node too (RateLimiter::share).
+    void share_limits(SharedLimits* shared) { report_limiter_.share(shared, "report"); }
 
 private:
     HttpResponse admin_route(const HttpRequest& req, const Account& admin, const std::string& path,

@@ -94,14 +94,18 @@ bool TokenBucket::take(double per_second, double burst, Millis now) {
 }
 
 bool RateLimiter::allow(const std::string& key, Millis now) {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     // The time a bucket takes to fill again: after it, forgetting a key changes nothing.
     const Millis refill_ms = per_second_ > 0 ? Millis(burst_ / per_second_ * 1000) + 1000 : 3'600'000;
     if (now - last_sweep_ > refill_ms && buckets_.size() > 1024) {
         std::erase_if(buckets_, [&](const auto& kv) { return now - kv.second.last > refill_ms; });
         last_sweep_ = now;
     }
-    return buckets_[address_group(key)].take(per_second_, burst_, now);
+    if (!buckets_[address_group(key)].take(per_second_, burst_, now)) return false;
+    if (!shared_) return true;
+    lock.unlock();  // the shared count may wait for Redis
+    auto shared = shared_->take(kind_, key, per_second_, burst_);
+    return !shared || *shared;
 }
 
 bool ConnectionCounter::try_add(const std::string& ip, int cap, int total_cap) {

@@ -69,9 +69,19 @@ class RateLimiter {
 public:
     RateLimiter(double per_second, double burst) : per_second_(per_second), burst_(burst) {}
     bool allow(const std::string& key, Millis now);
+    // Issue 26: a key this node's bucket allows is also counted by every node, under
+    // `kind` (SharedLimits::take, the same rate); refused when the shared count says so,
+    // and this node's alone when it cannot be reached. Only for limiters asked on the
+    // request pool: the shared count may wait for Redis. Set before use.
+    void share(SharedLimits* shared, std::string kind) {
+        shared_ = shared;
+        kind_ = std::move(kind);
+    }
 
 private:
     double per_second_, burst_;
+    SharedLimits* shared_ = nullptr;
+    std::string kind_;
     std::mutex mutex_;
     std::unordered_map<std::string, TokenBucket> buckets_;
     Millis last_sweep_ = 0;

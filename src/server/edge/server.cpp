@@ -309,6 +309,10 @@ int run_server(const ServerConfig& config) {
     puzzle_env.allowed_origins = config.allowed_origins;
     puzzle_env.client_limits = config.limits.enabled;
     PuzzleService puzzles(puzzle_env, *puzzle_store->get(), *hub, storage->get());
+    if (shared_limits) {  // issue 26: counted by every node (docs/scaling.md, "Limits across nodes")
+        puzzles.share_limits(shared_limits.get());
+        admin.share_limits(shared_limits.get());
+    }
     // Issue 29: puzzles cut from the finished games, in the background.
     PuzzleMinerOptions miner_options;
     miner_options.cpu_percent = config.puzzle_cpu;

@@ -36,6 +36,11 @@ public:
                  std::function<Millis()> monotonic_ms);
     ~MistakeCoach();
     HttpResponse try_move(const HttpRequest& req, const std::string& game_id);
+    // Issue 26: its limits counted by every node too (RateLimiter::share).
+    void share_limits(SharedLimits* shared) {
+        per_address_.share(shared, "mistakes");
+        per_account_.share(shared, "mistakes");
+    }
 
 private:
     Hub& hub_;

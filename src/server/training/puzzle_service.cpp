@@ -117,6 +117,12 @@ void PuzzleService::puzzles_added() {
     themes_json_.clear();
 }
 
+void PuzzleService::share_limits(SharedLimits* shared) {
+    reads_.share(shared, "puzzle_read");
+    attempts_.share(shared, "puzzle_attempt");
+    if (coach_) coach_->share_limits(shared);
+}
+
 bool PuzzleService::limited(RateLimiter& limiter, const HttpRequest& req) {
     return env_.client_limits && !limiter.allow(req.client, env_.monotonic_ms());
 }

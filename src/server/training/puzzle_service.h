@@ -53,6 +53,9 @@ public:
     HttpResponse handle(const HttpRequest& req);
     // After puzzles were added (the starter set, the background job): the themes' counts are read afresh.
     void puzzles_added();
+    // Issue 26: its per-address limits counted by every node too (RateLimiter::share).
+    // Before the first request.
+    void share_limits(SharedLimits* shared);
 
 private:
     HttpResponse next(const HttpRequest& req, const std::map<std::string, std::string>& query);
