@@ -139,6 +139,7 @@ private:
         std::string text;
         std::uint64_t http_call = 0;  // a forwarded HTTP request: answered 503 when it reaches nobody
         std::string report;           // a game's report: kept for the next domains node when it reaches nobody
+        std::uint64_t report_seq = 0;  // ... in the place of its number
     };
     using FollowKey = std::pair<const Subscriber*, Address>;
     // A connection of another node following a game run here.
@@ -158,7 +159,9 @@ private:
     // Joins a follow of a game where its game runs now; false when it must wait (the
     // game is changing hands, Redis is away).
     bool route(const FollowKey& key);
-    void post(const std::string& node, const Envelope& e);  // in order, never blocking
+    // In order, never blocking. A game's report carries its number (report_to_domains):
+    // one that reaches nobody waits again in its place among the others.
+    void post(const std::string& node, const Envelope& e, std::uint64_t report_seq = 0);
     void publisher();
     void watcher();
     void poke();
@@ -258,12 +261,19 @@ private:
     std::atomic<std::uint64_t> reports_dropped_{0};
     // Reports made while no node ran the domains, or sent to one that was gone: sent
     // when a domains node is known again (the watcher), the oldest dropped past a bound.
-    std::deque<std::string> waiting_reports_;  // under domains_mutex_
+    // Each with its number, in the order made: a report that comes back from the
+    // publisher (it reached nobody) goes back in its place, before those made after it.
+    struct WaitingReport {
+        std::uint64_t seq = 0;
+        std::string json;
+    };
+    std::deque<WaitingReport> waiting_reports_;  // under domains_mutex_
+    std::uint64_t next_report_seq_ = 0;          // likewise
     std::string reports_unreached_;            // the node the last unreached report was for, and when
     std::chrono::steady_clock::time_point reports_unreached_at_;
-    bool send_report_locked(const std::string& json);  // false: no domains node to send it to now
-    void keep_report_locked(std::string json);
-    void report_unreached(const std::string& to, std::string json);  // the publisher's
+    bool send_report_locked(const std::string& json, std::uint64_t seq);  // false: no domains node to send it to now
+    void keep_report_locked(std::uint64_t seq, std::string json);
+    void report_unreached(const std::string& to, std::uint64_t seq, std::string json);  // the publisher's
     void send_waiting_reports();                                     // the watcher's
     std::atomic<std::uint64_t> refused_{0};
     std::shared_ptr<HttpCalls> http_;  // redis_http.h

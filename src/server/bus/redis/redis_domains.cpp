@@ -155,10 +155,11 @@ void RedisBus::report_to_domains(std::string json) {
         return;
     }
     std::lock_guard lock(domains_mutex_);  // in the order made, those waiting first
-    if (!waiting_reports_.empty() || !send_report_locked(json)) keep_report_locked(std::move(json));
+    const std::uint64_t seq = ++next_report_seq_;
+    if (!waiting_reports_.empty() || !send_report_locked(json, seq)) keep_report_locked(seq, std::move(json));
 }
 
-bool RedisBus::send_report_locked(const std::string& json) {
+bool RedisBus::send_report_locked(const std::string& json, std::uint64_t seq) {
     if (runs_domains_.load()) {
         if (reports_) reports_(json);
         return true;
@@ -171,15 +172,19 @@ bool RedisBus::send_report_locked(const std::string& json) {
     e.kind = Envelope::Kind::REPORT;
     e.node = node();
     e.text = json;
-    post(to, e);
+    post(to, e, seq);
     return true;
 }
 
-void RedisBus::keep_report_locked(std::string json) {
+void RedisBus::keep_report_locked(std::uint64_t seq, std::string json) {
     // Enough for every live game of a busy node to report once; a game's later report
     // says all an earlier one did, so losing the oldest loses least.
     constexpr std::size_t MaxWaitingReports = 20000;
-    waiting_reports_.push_back(std::move(json));
+    // In its place by number: one that reached nobody may come back from the publisher
+    // after later ones were kept (they were made while it was on its way).
+    auto at = waiting_reports_.end();
+    while (at != waiting_reports_.begin() && std::prev(at)->seq > seq) --at;
+    waiting_reports_.insert(at, WaitingReport{seq, std::move(json)});
     if (waiting_reports_.size() <= MaxWaitingReports) return;
     waiting_reports_.pop_front();
     if (reports_dropped_.fetch_add(1) % 1000 == 0)
@@ -187,17 +192,17 @@ void RedisBus::keep_report_locked(std::string json) {
                   {{"dropped", std::int64_t(reports_dropped_.load())}});
 }
 
-void RedisBus::report_unreached(const std::string& to, std::string json) {
+void RedisBus::report_unreached(const std::string& to, std::uint64_t seq, std::string json) {
     std::lock_guard lock(domains_mutex_);
     reports_unreached_ = to;
     reports_unreached_at_ = std::chrono::steady_clock::now();
-    keep_report_locked(std::move(json));
+    keep_report_locked(seq, std::move(json));
 }
 
 void RedisBus::send_waiting_reports() {
     std::lock_guard lock(domains_mutex_);
     std::size_t sent = 0;
-    while (!waiting_reports_.empty() && send_report_locked(waiting_reports_.front())) {
+    while (!waiting_reports_.empty() && send_report_locked(waiting_reports_.front().json, waiting_reports_.front().seq)) {
         waiting_reports_.pop_front();
         ++sent;
     }

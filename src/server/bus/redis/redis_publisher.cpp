@@ -6,6 +6,7 @@
 #include "server/bus/redis/redis_bus.h"
 
 #include <set>
+#include <tuple>
 
 #include "server/bus/redis/redis_bus_proxy.h"
 #include "server/bus/redis/redis_http.h"
@@ -21,7 +22,7 @@ constexpr std::size_t MaxWaiting = 200'000;
 
 }  // namespace
 
-void RedisBus::post(const std::string& to_node, const Envelope& e) {
+void RedisBus::post(const std::string& to_node, const Envelope& e, std::uint64_t report_seq) {
     std::string payload = encode(e);
     {
         std::lock_guard lock(out_mutex_);
@@ -34,7 +35,7 @@ void RedisBus::post(const std::string& to_node, const Envelope& e) {
         o.channel = channel_of(to_node);
         o.payload = std::move(payload);
         if (e.kind == Envelope::Kind::MESSAGE && e.node == node()) o.conn = e.conn, o.text = e.text;
-        if (e.kind == Envelope::Kind::REPORT) o.report = e.text;
+        if (e.kind == Envelope::Kind::REPORT) o.report = e.text, o.report_seq = report_seq;
         out_.push_back(std::move(o));
     }
     out_wake_.notify_one();
@@ -52,7 +53,7 @@ void RedisBus::publisher() {
         }
         std::set<std::string> gone;  // nodes nobody listens for any more
         std::vector<std::pair<std::uint64_t, std::string>> unread;  // clients' messages that reached nobody
-        std::vector<std::pair<std::string, std::string>> unreported;  // games' reports no domains node got: node, report
+        std::vector<std::tuple<std::string, std::uint64_t, std::string>> unreported;  // games' reports no domains node got: node, number, report
         // Pipelined (one round trip a chunk): a busy node's reports and answers cost Redis
         // one read and one write for many, not one each.
         constexpr std::size_t Chunk = 256;
@@ -77,9 +78,9 @@ void RedisBus::publisher() {
             if (r && *r == 0) {
                 gone.insert(o.channel.substr(channel_of("").size()));
                 if (o.conn) unread.emplace_back(o.conn, o.text);
-                if (!o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
+                if (!o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report_seq, o.report);
             }
-            if (!r && !o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report);
+            if (!r && !o.report.empty()) unreported.emplace_back(o.channel.substr(channel_of("").size()), o.report_seq, o.report);
         }
         batch.clear();
         for (const std::string& n : gone) forget_node(n);
@@ -88,7 +89,7 @@ void RedisBus::publisher() {
         for (const auto& [conn, text] : unread) (void)hold(conn, nullptr, text);
         // A game's report that reached no domains node (it died, or Redis was away):
         // kept for the next one, which the watcher finds.
-        for (auto& [to, report] : unreported) report_unreached(to, std::move(report));
+        for (auto& [to, seq, report] : unreported) report_unreached(to, seq, std::move(report));
     }
 }
 
