@@ -47,7 +47,10 @@ test('settings and languages', async () => {
   await shot(page, 'settings');
   await page.check('[data-setting=premoveQueue]');
   await page.selectOption('[data-setting=lang]', 'fi');
-  await page.waitForSelector('[data-action=play]');
+  // The page re-renders once the language's fonts are in (src/fonts.ts): waited for, as
+  // below (without the wait the old page's 'Play' was read once in a CI run).
+  await page.waitForFunction(() => document.documentElement.lang === 'fi');
+  await page.waitForFunction(() => document.querySelector('[data-action=play]')?.textContent === 'Pelaa');
   assert.equal(await page.locator('[data-action=play]').textContent(), 'Pelaa');
   await shot(page, 'home-fi');
   for (const [lang, play] of [['ja', '対局する'], ['zh', '开始对局'], ['th', 'เล่น'], ['mr', 'खेळा']]) {
@@ -55,6 +58,7 @@ test('settings and languages', async () => {
     await page.selectOption('[data-setting=lang]', lang);
     // The page re-renders once the language's fonts are in (src/fonts.ts).
     await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+    await page.waitForFunction((t) => document.querySelector('[data-action=play]')?.textContent === t, play);
     assert.equal(await page.locator('[data-action=play]').textContent(), play);
   }
   await shot(page, 'home-mr');
