@@ -20,13 +20,7 @@ inline Result<std::int64_t> raise_fence(Connection& c, std::int64_t token) {
 
 // Inside a write's transaction: refused unless `token` (if any) is the highest written.
 inline Result<bool> check_fence(Connection& c, const FenceToken& token) {
-    const std::int64_t t = token ? token() : 0;
-    if (t == 0) return true;
-    if (t < 0) return make_error(domains_fence_refused(t));
-    auto changed = raise_fence(c, t);
-    if (!changed) return changed.error();
-    if (*changed == 0) return make_error(domains_fence_refused(t));
-    return true;
+    return check_domains_fence(token, [&c](std::int64_t t) { return raise_fence(c, t); });
 }
 
 inline Result<std::int64_t> claim_fence(Connection& c, std::int64_t token) {

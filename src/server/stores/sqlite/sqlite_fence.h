@@ -19,13 +19,7 @@ inline Result<int> sqlite_raise_fence(Connection& c, std::int64_t token) {
 
 // Inside a write's transaction: refused unless `token` (if any) is the highest written.
 inline Result<bool> sqlite_check_fence(Connection& c, const FenceToken& token) {
-    const std::int64_t t = token ? token() : 0;
-    if (t == 0) return true;
-    if (t < 0) return make_error(domains_fence_refused(t));
-    auto changed = sqlite_raise_fence(c, t);
-    if (!changed) return changed.error();
-    if (*changed == 0) return make_error(domains_fence_refused(t));
-    return true;
+    return check_domains_fence(token, [&c](std::int64_t t) { return sqlite_raise_fence(c, t); });
 }
 
 inline Result<std::int64_t> sqlite_claim_fence(Connection& c, std::int64_t token) {
