@@ -33,6 +33,10 @@ void RedisBus::receive_reports(DomainsReport deliver) { reports_ = std::move(del
 void RedisBus::fence_domains(ClaimFence claim) { claim_fence_ = std::move(claim); }
 
 std::int64_t RedisBus::domains_token() {
+    // Only once the token is written in the database (domains_tick sets runs_domains_
+    // after taken_domains_fence): between the grant and its claim the lease is held but
+    // not yet this node's to write under.
+    if (!runs_domains_.load()) return -1;
     std::lock_guard lock(keeper_gone_);
     if (!keeper_) return -1;
     auto l = keeper_->valid(std::string(DomainsLease));
