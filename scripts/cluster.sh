@@ -14,6 +14,8 @@
 # Extra arguments after `--` go to every node's `outpost serve`. OUTPOST=FILE names the
 # executable; PG_ARGS adds settings to PostgreSQL's command line (bench/cluster-load
 # loads pg_stat_statements with it); KEEP=1 keeps the folder after the stop.
+# With --no-client-limits among the nodes' arguments, the front does not count requests
+# per address either (benchmarks).
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 # Job control: each server below in a process group of its own (a Ctrl-C at the
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
     --nodes) NODES=${2:?--nodes needs a number}; shift 2 ;;
     --port) PORT=${2:?--port needs a number}; shift 2 ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cluster.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -214,8 +216,11 @@ done
 {
   printf 'global\n    log stdout format raw local0 info\n'
   printf '    stats socket %s mode 600 level admin\n\n' "$DIR/haproxy.sock"
-  sed -n '/^defaults/,$p' deploy/haproxy.cfg | awk -v port="$PORT" -v ports="${NODE_PORTS[*]}" '
+  no_limits=0
+  for a in "${EXTRA[@]}"; do [ "$a" = --no-client-limits ] && no_limits=1; done
+  sed -n '/^defaults/,$p' deploy/haproxy.cfg | awk -v port="$PORT" -v ports="${NODE_PORTS[*]}" -v no_limits="$no_limits" '
     BEGIN { n = split(ports, p, " ") }
+    no_limits && /track-sc[0-9]|sc_http_req_rate/ { next }
     /^[^ \t#]/ { backend = ($1 == "backend"); written = 0 }
     $1 == "bind" && $2 == ":8080" { sub(/:8080/, "127.0.0.1:" port); print; next }
     backend && $1 == "server" {

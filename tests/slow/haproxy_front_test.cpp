@@ -210,6 +210,60 @@ TEST_F(HaproxyFrontIssue26, Item4PerAddressLimitsHoldBehindTheFrontAndAForgedHea
     EXPECT_EQ(create_game("127.0.0.2", front.port).status, 201) << "the finished game still counts";
 }
 
+// The HTTP rate of one address is counted at the front, over every node (issue 26 item 2,
+// "the per-address limits" shared; docs/protocol.md, Limits per client address): the
+// nodes here count nothing themselves, so only the front can refuse. It lets through
+// the burst a node's bucket allows (400), and no more than the bucket allows in a
+// minute (400 + 60 x 50): a node each would have let three times as many through.
+TEST_F(HaproxyFrontIssue26, Item2TheFrontCountsAnAddresssRequestsToEveryNode) {
+    Server a({"--trust-proxy", "127.0.0.1", "--no-client-limits"}), b({"--trust-proxy", "127.0.0.1", "--no-client-limits"});
+    ASSERT_GT(a.port, 0);
+    ASSERT_GT(b.port, 0);
+    HaproxyServer front({a.port, b.port});
+    ASSERT_GT(front.pid, 0) << front.failure;
+    ASSERT_TRUE(wait_for_state(front, "outpost_games/node1", "UP", 10));
+    ASSERT_TRUE(wait_for_state(front, "outpost_games/node2", "UP", 10));
+    const auto get_from = [&](const std::string& source, const std::string& target, const std::string& extra = "") {
+        const int fd = connect_from(source, front.port);
+        Response r = http(fd, "GET", target, "", extra);
+        close(fd);
+        return r;
+    };
+    int passed = 0;
+    Response refused;
+    const auto started = std::chrono::steady_clock::now();
+    for (int i = 0; i < 4000; ++i) {
+        // Alternately a game's request (by its id's hash) and any node's.
+        Response r = get_from("127.0.0.5", i % 2 ? "/api/v1/levels" : "/api/v1/games/nosuchgame" + std::to_string(i % 16));
+        if (r.status == 429) {
+            refused = r;
+            break;
+        }
+        ASSERT_TRUE(r.status == 200 || r.status == 404) << i << ": " << r.head;
+        ++passed;
+    }
+    ASSERT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(55)) << "the minute's window was not tested";
+    EXPECT_GE(passed, 450) << "the front refused within the burst a node allows";
+    EXPECT_LE(passed, 3400) << "the front let more through in a minute than a node's bucket does";
+    ASSERT_EQ(refused.status, 429) << "4000 requests from one address and none refused";
+    EXPECT_TRUE(std::regex_search(refused.head, std::regex("retry-after: 5", std::regex::icase))) << refused.head;
+    EXPECT_FALSE(std::regex_search(refused.head, std::regex("x-outpost-node", std::regex::icase)))
+        << "refused by a node, not the front: " << refused.head;
+    const json body = json::parse(refused.body, nullptr, false);
+    ASSERT_FALSE(body.is_discarded()) << refused.body;
+    EXPECT_EQ(body.value("code", ""), "rate_limited");
+    EXPECT_EQ(body.value("t", ""), "error");
+    // A header the client writes does not make it another address.
+    EXPECT_EQ(get_from("127.0.0.5", "/api/v1/levels", "X-Forwarded-For: 127.0.0.77\r\n").status, 429);
+    // Another address is not refused.
+    EXPECT_EQ(get_from("127.0.0.6", "/api/v1/levels").status, 200);
+    // Both nodes answered the address's requests.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::set<std::string> nodes;
+    for (const auto& s : servers_of(front.log_text(), "/api/v1/")) nodes.insert(s.substr(s.find('/')));
+    EXPECT_EQ(nodes.size(), 2u) << front.log_text().substr(0, 2000);
+}
+
 TEST_F(HaproxyFrontIssue26, Item4AClientsOwnXForwardedProtoDoesNotReachTheNode) {
     // Over plain HTTP, a client that writes X-Forwarded-Proto: https must not make the
     // node believe the connection is secure (it would mark the session cookie Secure).

@@ -48,7 +48,8 @@ inline int free_loopback_port() {
 // The text of deploy/haproxy.cfg made into a configuration for nodes on 127.0.0.1 at
 // `node_ports` (named node1, node2 …) and a front on 127.0.0.1:`front_port`; `global` is
 // put before its `defaults`. "" with the reason in `why` when the file no longer has the
-// shape this relies on (a `defaults` section, `bind :8080`, a server line in each backend).
+// shape this relies on (a `defaults` section, `bind :8080`, a server line in each backend
+// that is not a stick table's).
 inline std::string haproxy_config(const std::string& deployed, const std::string& global, int front_port,
                                   const std::vector<int>& node_ports, std::string& why) {
     const size_t defaults = deployed.find("\ndefaults");
@@ -61,7 +62,7 @@ inline std::string haproxy_config(const std::string& deployed, const std::string
     out << global << "\n";
     std::string line;
     bool in_backend = false, servers_written = false, bound = false;
-    int backends = 0, backends_with_servers = 0;
+    int backends = 0, backends_with_servers = 0, tables = 0;  // a table's backend has no servers
     while (std::getline(in, line)) {
         if (!line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#') {
             in_backend = line.rfind("backend ", 0) == 0;
@@ -70,6 +71,7 @@ inline std::string haproxy_config(const std::string& deployed, const std::string
         }
         const size_t text = line.find_first_not_of(" \t");
         const std::string trimmed = text == std::string::npos ? "" : line.substr(text);
+        if (in_backend && trimmed.rfind("stick-table ", 0) == 0) ++tables;
         if (trimmed == "bind :8080") {
             out << line.substr(0, text) << "bind 127.0.0.1:" << front_port << "\n";
             bound = true;
@@ -98,7 +100,7 @@ inline std::string haproxy_config(const std::string& deployed, const std::string
         ++backends_with_servers;
     }
     if (!bound) why = "deploy/haproxy.cfg no longer has `bind :8080`";
-    else if (backends == 0 || backends_with_servers != backends) why = "a backend of deploy/haproxy.cfg has no server line";
+    else if (backends == 0 || backends_with_servers + tables != backends) why = "a backend of deploy/haproxy.cfg has no server line";
     return why.empty() ? out.str() : "";
 }
 
