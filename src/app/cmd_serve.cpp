@@ -108,6 +108,10 @@ void add_serve_command(CLI::App& parent, std::function<int()>& run) {
                     "Percent of one core for the deeper dead-position test of live games (FIDE 5.2.2), at the lowest "
                     "priority")
         ->check(CLI::Range(1, 100));
+    cmd->add_option("--dead-position-busy", cfg->dead_position_busy,
+                    "Percent of the machine's processors busy with other work past which that test and the puzzle "
+                    "miner keep to a tenth of their shares (100: never)")
+        ->check(CLI::Range(1, 100));
     cmd->add_flag("!--robot-instant", cfg->robot_human_time,
                   "Casual robot levels answer as soon as they have searched (tests, benchmarks), not after a person's time");
     cmd->add_option("--metrics-listen", cfg->metrics_listen,

@@ -193,6 +193,34 @@ TEST(DeadPositionWatch, RestsForItsShareOfOneCore) {
     }
 }
 
+// While the machine is busy with other work, a tenth of its share: 20 ms of search at
+// 50% of a core rests 20 ms when the machine is free, and 380 ms (5%) when it is busy.
+TEST(DeadPositionWatch, KeepsToATenthOfItsShareWhileTheMachineIsBusy) {
+    using Steady = std::chrono::steady_clock;
+    std::vector<Steady::time_point> starts;
+    std::mutex m;
+    std::atomic<bool> busy{true};
+    DeadPositionWatch watch(
+        [](const std::string&, int, Key) {},
+        [&](const Position&) {
+            {
+                std::lock_guard lock(m);
+                starts.push_back(Steady::now());
+            }
+            burn(std::chrono::milliseconds(20));
+            return Deadness::ALIVE;
+        },
+        50, [&] { return busy.load(); });
+    for (const char* id : {"a", "b", "c"}) watch.ask({id, 1, {Position::startpos()}});
+    watch.wait_idle();
+    std::lock_guard lock(m);
+    ASSERT_EQ(starts.size(), 3u);
+    for (size_t i = 1; i < starts.size(); ++i) {
+        const double gap_ms = std::chrono::duration<double, std::milli>(starts[i] - starts[i - 1]).count();
+        EXPECT_GE(gap_ms, 395.0) << i;
+    }
+}
+
 // One request per game, found by its id (not by a search of the queue): a cancelled
 // game's request is gone, the others are tested in the order asked, and a game asked
 // again after its request was taken is queued anew.

@@ -274,7 +274,11 @@ TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {
             return outpost::test::counted_token('t', ++tokens, len);
         };
         h.inline_writes = true;
-        h.on_live_game = [this](const LiveGame& g) { lobby->on_live_game(g); };
+        std::map<std::string, int> reports;  // by game
+        h.on_live_game = [this, &reports](const LiveGame& g) {
+            ++reports[g.id];
+            lobby->on_live_game(g);
+        };
         Hub hub(h, storage.get());
         LobbyEnv e = env();
         e.create_game = [&hub](const std::string& body, const std::string& client, const Account* owner,
@@ -310,6 +314,10 @@ TEST_F(LobbyFixture, P22GamesBeingPlayedFedByTheHub) {
         ASSERT_TRUE(hotseat.ok());
         hub.handle_message(hotseat->id, Seat::BOTH, R"({"t":"move","uci":"e2e4"})", white);
         EXPECT_EQ(lobby->games_listed(), 1u);
+        // Nothing reads a hotseat game's reports (never listed, never an event's or a
+        // simul's board): none is made, on several nodes none is published.
+        EXPECT_EQ(reports.count(hotseat->id), 0u);
+        EXPECT_GT(reports[id], 0);
         hub.handle_message(id, Seat::WHITE_SEAT, R"({"t":"resign"})", white);
         EXPECT_EQ(lobby->games_listed(), 0u);
         lobby->tick();

@@ -258,7 +258,7 @@ TEST(RedisBusIssue26Domains, OneNodeRunsTheDomainsAndALobbyConnectionElsewhereIs
     ASSERT_TRUE(b->join(Address::lobby(), inbox, Credentials{"", nullptr, "10.0.0.9"}).ok());
     ASSERT_TRUE(eventually([&] { return inbox->has("lobby:node-a"); }));
     EXPECT_EQ(lobby_b.size(), 0u);
-    for (int i = 0; i < 200; ++i) b->send(Address::lobby(), *inbox, "m" + std::to_string(i));
+    for (int i = 0; i < 200; ++i) b->send(Address::lobby(), *inbox, std::string("m").append(std::to_string(i)));
     ASSERT_TRUE(eventually([&] { return inbox->all().size() == 201; }));
     const auto got = inbox->all();
     for (int i = 0; i < 200; ++i) ASSERT_EQ(got[size_t(i) + 1], "seen:m" + std::to_string(i)) << i;

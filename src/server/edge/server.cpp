@@ -7,10 +7,21 @@
 #include "server/edge/http_answers.h"
 #include "server/edge/http_forward.h"
 #include "server/edge/http_session.h"
+#include "server/observe/machine_load.h"
 #include "server/play/live_game_json.h"
 
 namespace outpost::server {
 namespace {
+
+// For the background searches (the dead-position watch, the puzzle miner): whether
+// more than `percent` of the machine's processors went to normal-priority work lately.
+// Each its own reader (they ask from their own threads).
+std::function<bool()> machine_busy(int percent) {
+    return [load = std::make_shared<MachineLoad>(), percent] {
+        const auto busy = load->busy(std::chrono::steady_clock::now());
+        return busy && *busy * 100 > percent;
+    };
+}
 
 using namespace net;
 
@@ -130,7 +141,7 @@ int run_server(const ServerConfig& config) {
         [&ioc, &hub](const std::string& id, int ply, Key key) {
             asio::post(ioc, [&hub, id, ply, key] { hub->on_dead_position(id, ply, key); });
         },
-        {}, config.dead_position_cpu);
+        {}, config.dead_position_cpu, machine_busy(config.dead_position_busy));
     env.check_dead_position = [&dead_watch](DeadPositionRequest q) { dead_watch.ask(std::move(q)); };
     env.cancel_dead_position = [&dead_watch](const std::string& id) { dead_watch.cancel(id); };
     // The lobby (P22): fed by the hub with the games being played, asking it for games.
@@ -316,6 +327,7 @@ int run_server(const ServerConfig& config) {
     // Issue 29: puzzles cut from the finished games, in the background.
     PuzzleMinerOptions miner_options;
     miner_options.cpu_percent = config.puzzle_cpu;
+    miner_options.busy = machine_busy(config.dead_position_busy);
     if (cluster) miner_options.active = [c = cluster.get()] { return c->runs_domains(); };
     PuzzleMiner miner(miner_options, *puzzle_store->get(), *hub, [&puzzles](int) { puzzles.puzzles_added(); });
 

@@ -73,6 +73,9 @@ struct ServerConfig {
     int puzzle_cpu = 10;
     // R7: the dead-position watch's share of one core, in percent (play/dead_watch.h).
     int dead_position_cpu = 50;
+    // Past this percent of the machine's processors busy with normal-priority work, the
+    // watch and the puzzle miner keep to a tenth of their shares (100: never).
+    int dead_position_busy = 60;
     // Issue 26: this node's name (every HTTP answer's X-Outpost-Node, a game state's
     // "node"), and the Redis that several nodes share (redis://HOST:PORT; "": one node,
     // every game in this process).

@@ -14,6 +14,9 @@
 // core is bounded besides (`cpu_percent`, `outpost serve --dead-position-cpu`): after a
 // request that took T it rests T * (100 - P) / P, so that under load (more moves than
 // it can test: requests wait, one per game) it never fills every core of the machine.
+// While the machine is busy (`busy`, from observe/machine_load.h: most of its processors'
+// time going to normal-priority work) the share is a tenth of that: the moves need the
+// processors then, and nice 19 alone still gave them a tail (docs/scaling.md).
 #pragma once
 
 #include <condition_variable>
@@ -42,9 +45,10 @@ public:
     // repetition key.
     using OnDead = std::function<void(const std::string& game_id, int ply, Key key)>;
     // `test` is dead_position_deep unless a test gives another; `cpu_percent` (1-100)
-    // its share of one core.
+    // its share of one core; `busy`, asked after each request, true while the machine
+    // is busy (unset: never).
     explicit DeadPositionWatch(OnDead on_dead, std::function<Deadness(const Position&)> test = {},
-                               int cpu_percent = 100);
+                               int cpu_percent = 100, std::function<bool()> busy = {});
     ~DeadPositionWatch();
     DeadPositionWatch(const DeadPositionWatch&) = delete;
     DeadPositionWatch& operator=(const DeadPositionWatch&) = delete;
@@ -59,6 +63,7 @@ private:
     OnDead on_dead_;
     std::function<Deadness(const Position&)> test_;
     int cpu_percent_;
+    std::function<bool()> busy_machine_;
     std::mutex mutex_;
     std::condition_variable cv_, idle_cv_;
     // In the order asked, one per game, found by its game's id: under load every live

@@ -301,6 +301,11 @@ Answer<std::string> Hub::lookup(std::string_view body) {
 }
 
 void Hub::report_live(const Room& r) const {
+    // A game at one screen is in no list to watch (the lobby drops unlisted games) and
+    // is never an event's or a simul's board: nothing reads its reports, so none is made
+    // (each was a FEN under this lock and, on several nodes, a PUBLISH to the domains
+    // node and a parse there).
+    if (r.hotseat()) return;
     if (env_.on_live_game) env_.on_live_game(live_report(r));
 }
 

@@ -146,9 +146,11 @@ void PuzzleMiner::loop(engine::Engine& engine) {
                 puzzles_ += found;
             }
             if (found > 0 && added_) added_(found);
-            // The share of one core: rest (100 - P) / P times the time the game took.
+            // The share of one core: rest (100 - P) / P times the time the game took (a
+            // tenth of P while the machine is busy: the moves need the processors).
+            const int now_share = options_.busy && options_.busy() ? std::max(1, share / 10) : share;
             const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-            if (!rest(took * (100 - share) / share)) return;
+            if (!rest(took * (100 - now_share) / now_share)) return;
         }
     }
 }

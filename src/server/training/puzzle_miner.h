@@ -33,6 +33,9 @@ struct PuzzleMinerOptions {
     // Several nodes (issue 26): whether this node mines now (the domains node only, so
     // that the nodes do not all cut the same games); unset: always.
     std::function<bool()> active;
+    // True while the machine is busy with other work (observe/machine_load.h): the
+    // share is a tenth of cpu_percent then. Unset: never.
+    std::function<bool()> busy;
 };
 
 class PuzzleMiner {
