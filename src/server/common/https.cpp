@@ -19,7 +19,7 @@ bool all_digits(std::string_view s) {
 // "[::1]"); none when it is not one.
 std::optional<std::string_view> host_of(std::string_view header) {
     if (header.empty() || header.size() > 255) return std::nullopt;
-    std::string_view host = header, port;
+    std::string_view host = header;
     if (header.front() == '[') {
         const size_t close = header.find(']');
         if (close == std::string_view::npos || close < 3) return std::nullopt;

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server/observe/machine_load.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
-#include <algorithm>
 #include <string>
 
 namespace outpost::server {
