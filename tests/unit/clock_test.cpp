@@ -65,6 +65,15 @@ TEST(TimeControlC2, RoundTripsAndPgnTag) {
     EXPECT_EQ(tc("5+3").to_pgn(), "300+3");
     EXPECT_EQ(tc("40/5400+30:1800+30").to_pgn(), "40/5400+30:1800+30");
     EXPECT_EQ(tc("-").to_pgn(), "-");
+    // An amount the parser takes prints to a text it takes back, the same to the
+    // millisecond (the fuzzer found "111111.55007" printed as "111111.550067", refused).
+    for (const char* text : {"111111.55007", "1.000001+0.001", "3.14159+2.5b", "0.00001+1d"}) {
+        auto first = parse_time_control(text);
+        ASSERT_TRUE(first.ok()) << text;
+        auto again = parse_time_control(first.value().to_string());
+        ASSERT_TRUE(again.ok()) << text << " -> " << first.value().to_string();
+        EXPECT_TRUE(again.value() == first.value()) << text << " -> " << first.value().to_string();
+    }
 }
 
 TEST(TimeControlC2, ParseErrorsSayWhatIsWrong) {
