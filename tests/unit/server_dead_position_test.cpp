@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <nlohmann/json.hpp>
@@ -165,9 +166,9 @@ void burn(std::chrono::milliseconds ms) {
 }
 }  // namespace
 
-// Its share of one core: after a test that used T it rests T * (100 - P) / P before the
-// next, so that a busy watch leaves the cores to the moves (docs/scaling.md).
-TEST(DeadPositionWatch, RestsForItsShareOfOneCore) {
+// The milliseconds from the start of one search to the next, over `requests` requests
+// of 20 ms of search each, with the watch at `percent` of a core.
+std::vector<double> gaps_between_searches(int percent, std::function<bool()> busy, int requests) {
     using Steady = std::chrono::steady_clock;
     std::vector<Steady::time_point> starts;
     std::mutex m;
@@ -181,44 +182,31 @@ TEST(DeadPositionWatch, RestsForItsShareOfOneCore) {
             burn(std::chrono::milliseconds(20));
             return Deadness::ALIVE;
         },
-        25);
-    for (const char* id : {"a", "b", "c", "d"}) watch.ask({id, 1, {Position::startpos()}});
+        percent, std::move(busy));
+    for (int i = 0; i < requests; ++i) watch.ask({"game" + std::to_string(i), 1, {Position::startpos()}});
     watch.wait_idle();
     std::lock_guard lock(m);
-    ASSERT_EQ(starts.size(), 4u);
+    std::vector<double> gaps;
+    for (size_t i = 1; i < starts.size(); ++i)
+        gaps.push_back(std::chrono::duration<double, std::milli>(starts[i] - starts[i - 1]).count());
+    return gaps;
+}
+
+// Its share of one core: after a test that used T it rests T * (100 - P) / P before the
+// next, so that a busy watch leaves the cores to the moves (docs/scaling.md).
+TEST(DeadPositionWatch, RestsForItsShareOfOneCore) {
+    const auto gaps = gaps_between_searches(25, {}, 4);
+    ASSERT_EQ(gaps.size(), 3u);
     // 20 ms of search, then 60 ms of rest: at least 80 ms from one start to the next.
-    for (size_t i = 1; i < starts.size(); ++i) {
-        const double gap_ms = std::chrono::duration<double, std::milli>(starts[i] - starts[i - 1]).count();
-        EXPECT_GE(gap_ms, 78.0) << i;
-    }
+    for (size_t i = 0; i < gaps.size(); ++i) EXPECT_GE(gaps[i], 78.0) << i + 1;
 }
 
 // While the machine is busy with other work, a tenth of its share: 20 ms of search at
 // 50% of a core rests 20 ms when the machine is free, and 380 ms (5%) when it is busy.
 TEST(DeadPositionWatch, KeepsToATenthOfItsShareWhileTheMachineIsBusy) {
-    using Steady = std::chrono::steady_clock;
-    std::vector<Steady::time_point> starts;
-    std::mutex m;
-    std::atomic<bool> busy{true};
-    DeadPositionWatch watch(
-        [](const std::string&, int, Key) {},
-        [&](const Position&) {
-            {
-                std::lock_guard lock(m);
-                starts.push_back(Steady::now());
-            }
-            burn(std::chrono::milliseconds(20));
-            return Deadness::ALIVE;
-        },
-        50, [&] { return busy.load(); });
-    for (const char* id : {"a", "b", "c"}) watch.ask({id, 1, {Position::startpos()}});
-    watch.wait_idle();
-    std::lock_guard lock(m);
-    ASSERT_EQ(starts.size(), 3u);
-    for (size_t i = 1; i < starts.size(); ++i) {
-        const double gap_ms = std::chrono::duration<double, std::milli>(starts[i] - starts[i - 1]).count();
-        EXPECT_GE(gap_ms, 395.0) << i;
-    }
+    const auto gaps = gaps_between_searches(50, [] { return true; }, 3);
+    ASSERT_EQ(gaps.size(), 2u);
+    for (size_t i = 0; i < gaps.size(); ++i) EXPECT_GE(gaps[i], 395.0) << i + 1;
 }
 
 // One request per game, found by its id (not by a search of the queue): a cancelled
