@@ -15,7 +15,8 @@
 # executable; PG_ARGS adds settings to PostgreSQL's command line (bench/cluster-load
 # loads pg_stat_statements with it); KEEP=1 keeps the folder after the stop.
 # With --no-client-limits among the nodes' arguments, the front does not count requests
-# per address either (benchmarks).
+# per address either (benchmarks). Each node gets its share of the cores as network
+# threads (--io-threads: cores / N, at least 1) unless the arguments give their own.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 # Job control: each server below in a process group of its own (a Ctrl-C at the
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
     --nodes) NODES=${2:?--nodes needs a number}; shift 2 ;;
     --port) PORT=${2:?--port needs a number}; shift 2 ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cluster.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -169,8 +170,12 @@ if [ "$(id -u)" = 0 ]; then
 fi
 "${AS_PG[@]}" "$PG_BIN/initdb" -D "$DIR/postgresql/data" -A trust -U outpost -E UTF8 --locale=C --no-instructions \
   >"$DIR/initdb.log" 2>&1 || fail "initdb failed" "$DIR/initdb.log"
+# wal_init_zero=off: a fresh database has no old WAL files to reuse, and writing each
+# new 16 MB file full of zeros held every node's commits for 100-300 ms, every few
+# seconds, under load (docs/scaling.md). Commits stay durable (fsync, synchronous_commit).
 start postgresql "$DIR/postgresql.log" "${AS_PG[@]}" "$PG_BIN/postgres" -D "$DIR/postgresql/data" -p "$PG_PORT" \
-  -c listen_addresses=127.0.0.1 -c unix_socket_directories="$DIR/postgresql" -c max_connections=200 ${PG_ARGS:-}
+  -c listen_addresses=127.0.0.1 -c unix_socket_directories="$DIR/postgresql" -c max_connections=200 \
+  -c wal_init_zero=off ${PG_ARGS:-}
 for _ in $(seq 150); do
   "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" && break
   kill -0 "${PIDS[-1]}" 2>/dev/null || fail "PostgreSQL exited at start" "$DIR/postgresql.log"
@@ -194,14 +199,22 @@ done
 [ "$(redis-cli -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ] || fail "Redis did not answer in 10 s" "$DIR/redis.log"
 BUS="redis://127.0.0.1:$REDIS_PORT"
 
-# The nodes, one after the other (the first migrates the empty database).
+# The nodes, one after the other (the first migrates the empty database). On one
+# machine they share its cores: each gets its share of network threads (a node's
+# default is one a core, and N nodes' threads then took turns on the same cores:
+# docs/scaling.md), unless the arguments after `--` say otherwise.
+io_threads=()
+if ! printf '%s\n' "${EXTRA[@]}" | grep -q -- '^--io-threads'; then
+  cores=$(nproc 2>/dev/null || echo 1)
+  io_threads=(--io-threads $(( cores / NODES > 1 ? cores / NODES : 1 )))
+fi
 NODE_PORTS=()
 for i in $(seq "$NODES"); do
   p=$(free_port)
   NODE_PORTS+=("$p")
   args=(serve --host 127.0.0.1 --port "$p" --database "$DATABASE" --trust-proxy 127.0.0.1)
   if [ "$HAS_BUS" = 1 ]; then args+=(--bus "$BUS" --node "node$i"); fi
-  start "node$i" "$DIR/node$i.log" "$OUTPOST" "${args[@]}" "${EXTRA[@]}"
+  start "node$i" "$DIR/node$i.log" "$OUTPOST" "${args[@]}" "${io_threads[@]}" "${EXTRA[@]}"
   for _ in $(seq 300); do
     [ "$(http_status "$p" /readyz)" = 200 ] && break
     kill -0 "${PIDS[-1]}" 2>/dev/null || fail "node$i exited at start" "$DIR/node$i.log"

@@ -344,3 +344,84 @@ TEST(Storage, D3AChangeThatCannotBeStoredIsNotAcknowledged) {
     }
     remove_db(path);
 }
+
+namespace {
+
+// A store that only records when each batch began and how many writes it held.
+class RecordingStorage final : public Storage {
+public:
+    using Clock = std::chrono::steady_clock;
+    Result<bool> write(const std::vector<GameWrite>& batch) override {
+        std::lock_guard lock(mutex_);
+        batches_.push_back({Clock::now(), batch.size()});
+        return true;
+    }
+    Result<std::optional<StoredGame>> load_game(const std::string&) override { return std::optional<StoredGame>{}; }
+    Result<std::vector<StoredGame>> load_live_games() override { return std::vector<StoredGame>{}; }
+    Result<std::vector<StoredSummary>> games_for_tokens(const std::vector<std::string>&, int) override {
+        return std::vector<StoredSummary>{};
+    }
+    std::vector<std::pair<Clock::time_point, size_t>> batches() {
+        std::lock_guard lock(mutex_);
+        return batches_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<Clock::time_point, size_t>> batches_;
+};
+
+GameWrite a_move(int ply) {
+    return GameWrite{GameWrite::APPEND_MOVE, sample_game("w1"), StoredMove{ply, "e2e4", ply, ply, ply, -1}, 0};
+}
+
+}  // namespace
+
+// D3 with a commit window (stores/writer.h; `outpost serve --commit-window`): a batch
+// begins no sooner than the window after the one before, and so carries every write
+// that came meanwhile; a write after a quiet spell is written at once; a writer that
+// stops writes what waits without waiting out its window. Each write is still
+// acknowledged only once written.
+TEST(Storage, D3CommitWindowGathersTheWritesOfAWindowInOneBatch) {
+    using Clock = RecordingStorage::Clock;
+    using std::chrono::milliseconds;
+    RecordingStorage store;
+    auto writer = std::make_unique<StorageWriter>(&store, true, 512, milliseconds(300));
+    std::atomic<int> done{0};
+    const auto count = [&done](const Result<bool>& ok) {
+        if (ok) ++done;
+    };
+    const Clock::time_point first = Clock::now();
+    writer->submit(a_move(1), count);
+    writer->flush();
+    ASSERT_EQ(store.batches().size(), 1u);
+    EXPECT_LT(store.batches()[0].first - first, milliseconds(250)) << "the first write waited for a window";
+    for (int ply = 2; ply <= 6; ++ply) {
+        writer->submit(a_move(ply), count);
+        std::this_thread::sleep_for(milliseconds(10));
+    }
+    writer->flush();
+    auto b = store.batches();
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_EQ(b[1].second, 5u);
+    EXPECT_GE(b[1].first - b[0].first, milliseconds(300)) << "a batch began inside the window";
+    EXPECT_EQ(done.load(), 6);
+    // A quiet spell longer than the window: the next write goes at once.
+    std::this_thread::sleep_for(milliseconds(320));
+    const Clock::time_point quiet = Clock::now();
+    writer->submit(a_move(7), count);
+    writer->flush();
+    b = store.batches();
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_LT(b[2].first - quiet, milliseconds(250)) << "a write after a quiet spell waited";
+    // Stopping: what waits inside a long window is written now.
+    auto slow = std::make_unique<StorageWriter>(&store, true, 512, milliseconds(60'000));
+    slow->submit(a_move(8), count);
+    slow->flush();
+    slow->submit(a_move(9), count);
+    const Clock::time_point stop = Clock::now();
+    slow.reset();
+    EXPECT_LT(Clock::now() - stop, milliseconds(30'000)) << "the stop waited out the window";
+    EXPECT_EQ(done.load(), 9);
+    EXPECT_EQ(store.batches().size(), 5u);
+}

@@ -114,6 +114,7 @@ int run_server(const ServerConfig& config) {
     env.monotonic_ms = monotonic_now;
     env.wall_ms = wall_now;
     env.node = config.node;
+    env.commit_window = std::chrono::milliseconds(config.commit_window_ms);
     env.random_token = secure_token;  // getrandom(2): mt19937 outputs revealed its state
     env.invite_wait_ms = Millis(config.invite_wait_minutes) * 60'000;
     env.max_finished_bytes = size_t(config.finished_cache_mib) << 20;

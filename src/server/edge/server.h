@@ -33,6 +33,9 @@ struct ServerConfig {
     int io_threads = int(std::max(1u, std::thread::hardware_concurrency()));
     int robot_threads = 0;  // 0: one per core (and one more for the quick levels)
     bool sync_full = false;
+    // Milliseconds a database transaction of moves begins at the soonest after the one
+    // before, to carry more moves (stores/writer.h; `outpost serve --commit-window`).
+    int commit_window_ms = 0;
     int max_open_games = 20;  // unfinished games per client address (docs/protocol.md, Limits); 0: no cap
     int finished_cache_mib = 32;  // finished games kept in memory, in MiB (issue 28, item 14)
     int invite_wait_minutes = 24 * 60;  // how long an invitation waits for the friend (issue 28)

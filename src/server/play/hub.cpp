@@ -18,7 +18,7 @@
 namespace outpost::server {
 
 Hub::Hub(HubEnv env, Storage* storage)
-    : env_(std::move(env)), storage_(storage), writer_(storage, !env_.inline_writes) {}
+    : env_(std::move(env)), storage_(storage), writer_(storage, !env_.inline_writes, 512, env_.commit_window) {}
 
 Hub::~Hub() { writer_.flush(); }
 

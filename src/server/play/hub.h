@@ -128,6 +128,9 @@ struct HubEnv {
     int max_rated_games_per_pair_per_day = 3;
     // Writes go through a writer thread with group commit; tests may write inline.
     bool inline_writes = false;
+    // The writer's commit window (stores/writer.h): a batch begins no sooner than this
+    // after the one before (0: at once).
+    std::chrono::microseconds commit_window{0};
     // The arbiter's reason for a game an admin ended (hub_arbiter.cpp), read when the
     // game is loaded from storage; unset: none is known.
     std::function<std::string(const std::string& game_id)> arbiter_reason;

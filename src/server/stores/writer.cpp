@@ -12,8 +12,9 @@
 
 namespace outpost::server {
 
-StorageWriter::StorageWriter(Storage* storage, bool threaded, size_t max_batch)
-    : storage_(storage), threaded_(threaded && storage), max_batch_(std::max<size_t>(1, max_batch)) {
+StorageWriter::StorageWriter(Storage* storage, bool threaded, size_t max_batch, std::chrono::microseconds window)
+    : storage_(storage), threaded_(threaded && storage), max_batch_(std::max<size_t>(1, max_batch)),
+      window_(std::max(std::chrono::microseconds(0), window)) {
     if (threaded_) thread_ = std::thread(&StorageWriter::run, this);
 }
 
@@ -102,6 +103,11 @@ void StorageWriter::run() {
             if (stopping_) return;
             continue;
         }
+        // The commit window: no sooner than window_ after the last batch began, unless
+        // a batch is full or the writer stops (what waits is written then).
+        if (window_.count() > 0)
+            wake_.wait_until(lock, last_begun_ + window_, [this] { return stopping_ || queue_.size() >= max_batch_; });
+        last_begun_ = std::chrono::steady_clock::now();
         // Everything queued so far, up to max_batch_ writes: one transaction.
         items.clear();
         batch.clear();
