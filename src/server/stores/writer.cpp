@@ -41,11 +41,15 @@ void StorageWriter::submit(GameWrite write, Done done) {
         if (done) done(ok);
         return;
     }
+    bool wake = true;
     {
         std::lock_guard lock(mutex_);
         queue_.push_back(Item{std::move(write), std::move(done)});
+        // Inside its commit window the writer waits for the window's end, not for this
+        // write: waking it for each (a context switch a move) would change nothing.
+        wake = !in_window_ || queue_.size() >= max_batch_;
     }
-    wake_.notify_one();
+    if (wake) wake_.notify_one();
 }
 
 void StorageWriter::after_pending(Done done) {
@@ -105,8 +109,11 @@ void StorageWriter::run() {
         }
         // The commit window: no sooner than window_ after the last batch began, unless
         // a batch is full or the writer stops (what waits is written then).
-        if (window_.count() > 0)
+        if (window_.count() > 0) {
+            in_window_ = true;
             wake_.wait_until(lock, last_begun_ + window_, [this] { return stopping_ || queue_.size() >= max_batch_; });
+            in_window_ = false;
+        }
         last_begun_ = std::chrono::steady_clock::now();
         // Everything queued so far, up to max_batch_ writes: one transaction.
         items.clear();

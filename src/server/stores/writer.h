@@ -74,6 +74,7 @@ private:
     std::condition_variable wake_, idle_;
     std::deque<Item> queue_;
     bool busy_ = false, stopping_ = false;
+    bool in_window_ = false;  // waiting for the window's end (submit() need not wake it)
     std::chrono::steady_clock::time_point busy_since_, last_begun_;
     bool last_ok_ = true;
     std::string last_error_;
