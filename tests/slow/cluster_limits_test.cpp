@@ -115,6 +115,49 @@ TEST(ClusterLimits, Issue26TheOpenGamesCapHoldsAcrossTwoNodes) {
     EXPECT_TRUE(made);
 }
 
+// A rematch is a game of the first game's creator: refused when the creator's open
+// games on the other node fill the cap, though the node that runs the finished game
+// has none of them (its own count alone would allow it).
+TEST(ClusterLimits, Issue26ARematchCountsAgainstTheOpenGamesCapOfBothNodes) {
+    OUTPOST_REQUIRE_POSTGRES();
+    Cluster c;
+    ASSERT_FALSE(c.url.empty());
+    start_limited(c);
+    ASSERT_GT(c.port("a"), 0);
+    ASSERT_GT(c.port("b"), 0);
+    // Made on a, played on b (the game follows its players there), aborted, and a
+    // rematch offered.
+    auto [game, white, black] = invite_game(c.port("a"));
+    ASSERT_FALSE(game.empty());
+    const int w = ws(c.port("b"), game, white), b = ws(c.port("b"), game, black);
+    ASSERT_GE(w, 0);
+    ASSERT_GE(b, 0);
+    ASSERT_TRUE(until(w, "state"));
+    ASSERT_TRUE(until(b, "state"));
+    ASSERT_TRUE(ws_send(w, R"({"v":1,"t":"abort"})"));
+    const auto over = [](const json& m) { return m["game"].is_object() && m["game"].value("status", "") == "aborted"; };
+    ASSERT_TRUE(until(b, "state", over));
+    ASSERT_TRUE(ws_send(w, R"({"v":1,"t":"rematch","action":"offer"})"));
+    ASSERT_TRUE(until(b, "state", [](const json& m) { return m["game"]["rematch"]["offered_by"] == "white"; }));
+    // Three open games of this address on a: the cap (once the aborted game's end has
+    // reached the shared count, from b's queue).
+    int made = 0;
+    for (int i = 0; i < 60 && made < 3; ++i) {
+        if (!std::get<0>(invite_game(c.port("a"))).empty()) ++made;
+        else std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ASSERT_EQ(made, 3);
+    ASSERT_TRUE(ws_send(b, R"({"v":1,"t":"rematch","action":"accept"})"));
+    std::vector<json> seen;
+    auto refused = until(b, "error", {}, 10000, &seen);
+    ASSERT_TRUE(refused) << json(seen).dump();
+    EXPECT_EQ((*refused)["code"], "rate_limited") << refused->dump();
+    EXPECT_NE((*refused)["message"].get<std::string>().find("no rematch now"), std::string::npos) << refused->dump();
+    EXPECT_TRUE(http_state(c.port("b"), game)["rematch"]["game"].is_null());
+    close(w);
+    close(b);
+}
+
 TEST(ClusterLimits, Issue26ConnectionsOfOneAddressOverTwoNodesAreCappedInTotal) {
     OUTPOST_REQUIRE_POSTGRES();
     Cluster c;

@@ -268,3 +268,119 @@ TEST(Issue25Item8, ARatedGameNeedsTwoMovesOfEachSide) {
     EXPECT_TRUE(changes_ratings(g, resigned, 4));
     EXPECT_TRUE(changes_ratings(g, resigned, 40));
 }
+
+namespace {
+
+// The open-games count every node keeps (issue 26), as one Redis would: other nodes'
+// games are `elsewhere`; every call is recorded.
+struct SharedCount : SharedLimits {
+    std::mutex mutex;
+    std::map<std::string, int> count;             // per key
+    std::map<std::string, std::string> pending;   // token -> key
+    std::vector<std::string> settled;             // "key=game" ("" given back)
+    int reservations = 0;
+    Result<bool> take(std::string_view, std::string_view, double, double) override { return true; }
+    Result<Millis> attempt_wait(std::string_view) override { return Millis(0); }
+    Result<bool> attempt_failed(std::string_view, const AttemptGuard::Options&) override { return true; }
+    Result<bool> attempt_succeeded(std::string_view) override { return true; }
+    Result<bool> reserve_open_game(std::string_view key, std::string_view token, int cap, Millis) override {
+        std::lock_guard lock(mutex);
+        ++reservations;
+        int& n = count[std::string(key)];
+        if (n >= cap) return false;
+        ++n;
+        pending[std::string(token)] = key;
+        return true;
+    }
+    Result<bool> settle_open_game(std::string_view key, std::string_view token, std::string_view game) override {
+        std::lock_guard lock(mutex);
+        pending.erase(std::string(token));
+        if (game.empty()) --count[std::string(key)];
+        settled.push_back(std::string(key) + "=" + std::string(game));
+        return true;
+    }
+    void open_game_ended(std::string_view key, std::string_view) override {
+        std::lock_guard lock(mutex);
+        --count[std::string(key)];
+    }
+    int connections_elsewhere(const std::string&) override { return 0; }
+    void connections_here(const std::string&, int) override {}
+    int of(const std::string& key) {
+        std::lock_guard lock(mutex);
+        return count[key];
+    }
+};
+
+}  // namespace
+
+// Issue 26: a rematch is held to the open-games cap every node counts, not only this
+// node's: its place is asked for off the network thread (HubEnv::run_blocking), and the
+// rematch is made once it is held; refused when the creator's games on other nodes fill
+// the cap; asked for once however many accepts come meanwhile; given back when the
+// connection has gone.
+TEST_F(HardeningFixture, Issue26RematchesCountAgainstTheOpenGamesCapOfEveryNode) {
+    SharedCount shared;
+    std::vector<std::function<void()>> jobs;
+    env.max_open_games_per_client = 3;
+    env.shared_limits = &shared;
+    env.run_blocking = [&jobs](std::function<void()> job) {
+        jobs.push_back(std::move(job));
+        return true;
+    };
+    make_hub();
+    const std::string client = "10.0.0.1";
+    auto run_jobs = [&jobs] {
+        auto queued = std::move(jobs);
+        jobs.clear();
+        for (auto& j : queued) j();
+        return queued.size();
+    };
+    auto finished = [&] {
+        auto g = hub->create_game(R"({"opponent":"invite","color":"white","time_control":"5+3"})", client).value();
+        auto w = std::make_shared<Collector>(), b = std::make_shared<Collector>();
+        EXPECT_TRUE(hub->connect(g.id, *g.white_token, w).ok());
+        EXPECT_TRUE(hub->connect(g.id, *g.black_token, b).ok());
+        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"resign"})", *w);
+        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"rematch","action":"offer"})", *w);
+        return std::make_tuple(g.id, w, b);
+    };
+    // Two games of this client run on other nodes; one finished here.
+    shared.count[client] = 2;
+    auto [one, w1, b1] = finished();
+    ASSERT_EQ(shared.of(client), 2);
+    // The accept waits for its place; a second accept meanwhile asks nothing more.
+    hub->handle_message(one, Seat::BLACK_SEAT, R"({"t":"rematch","action":"accept"})", *b1);
+    hub->handle_message(one, Seat::BLACK_SEAT, R"({"t":"rematch","action":"accept"})", *b1);
+    EXPECT_TRUE(state(one)["rematch"]["game"].is_null());
+    const int asked_before = shared.reservations;
+    ASSERT_EQ(run_jobs(), 1u);
+    EXPECT_EQ(shared.reservations, asked_before + 1);
+    const json made = state(one)["rematch"]["game"];
+    ASSERT_TRUE(made.is_string()) << b1->all();
+    EXPECT_EQ(shared.of(client), 3);
+    EXPECT_EQ(shared.settled.back(), client + "=" + made.get<std::string>());
+    // The cap is full on every node together (this node has only the rematch): refused.
+    shared.count[client] = 2;  // the first game's rematch ended elsewhere, say; another finished here
+    auto [two, w2, b2] = finished();
+    shared.count[client] = 3;  // and a game was made on another node meanwhile
+    hub->handle_message(two, Seat::BLACK_SEAT, R"({"t":"rematch","action":"accept"})", *b2);
+    ASSERT_EQ(run_jobs(), 1u);
+    EXPECT_EQ(b2->last()["code"], "rate_limited") << b2->all();
+    EXPECT_NE(b2->last()["message"].get<std::string>().find("no rematch now"), std::string::npos);
+    EXPECT_TRUE(state(two)["rematch"]["game"].is_null());
+    EXPECT_EQ(shared.of(client), 3);
+    // Asked again once a place is free: made.
+    shared.count[client] = 2;
+    hub->handle_message(two, Seat::BLACK_SEAT, R"({"t":"rematch","action":"accept"})", *b2);
+    ASSERT_EQ(run_jobs(), 1u);
+    EXPECT_TRUE(state(two)["rematch"]["game"].is_string()) << b2->all();
+    // A connection gone before its place was held: nothing made, the place given back.
+    shared.count[client] = 0;
+    auto [three, w3, b3] = finished();
+    hub->handle_message(three, Seat::BLACK_SEAT, R"({"t":"rematch","action":"accept"})", *b3);
+    hub->disconnect(three, b3.get());
+    b3.reset();
+    ASSERT_EQ(run_jobs(), 1u);
+    EXPECT_TRUE(state(three)["rematch"]["game"].is_null());
+    EXPECT_EQ(shared.of(client), 0);
+}

@@ -101,6 +101,13 @@ int run_server(const ServerConfig& config) {
     std::unique_ptr<Hub> hub;
     HubEnv env;
     env.shared_limits = shared_limits.get();
+    // Issue 26: what waits for Redis (a rematch's place among the open games) runs on
+    // the request pool, made below; refused before it is and after it is gone.
+    std::atomic<WorkPool*> blocking_pool{nullptr};
+    env.run_blocking = [&blocking_pool](std::function<void()> job) {
+        WorkPool* pool = blocking_pool.load();
+        return pool && pool->try_post(std::move(job));
+    };
     if (cluster) {
         env.take_game = [c = cluster.get()](const std::string& id, std::int64_t fence) { return c->take_game(id, fence); };
         env.node_of = [c = cluster.get()](const std::string& id) { return c->node_of(id); };
@@ -352,6 +359,11 @@ int run_server(const ServerConfig& config) {
     // Issue 25: the API's routes on a bounded pool (two threads a core, nice +5 so that
     // the network threads come first), the lobby's and simuls' messages on one thread.
     WorkPool requests(WorkPool::for_cores(2, 2, 16), 256, 5);
+    blocking_pool = &requests;
+    struct BlockingOff {  // before the pool goes: nothing more is posted to it
+        std::atomic<WorkPool*>& pool;
+        ~BlockingOff() { pool = nullptr; }
+    } blocking_off{blocking_pool};
     WorkPool domains(1, 4096);
     // The bus's threads call the domains (below) and the events: stopped before them.
     StopCluster stop_cluster_first{cluster.get()};

@@ -36,6 +36,7 @@
 #include "server/common/shared_limits.h"
 #include "server/play/dead_watch.h"
 #include "server/play/room.h"
+#include "server/play/shared_open_cap.h"
 #include "server/stores/game_store.h"
 #include "server/stores/writer.h"
 
@@ -92,6 +93,10 @@ struct HubEnv {
     std::function<std::string(int length)> random_token;               // unguessable, [A-Za-z0-9]
     // Issue 26: the open-games cap counted by every node too (null: this node's count alone).
     SharedLimits* shared_limits = nullptr;
+    // Issue 26: runs a job that may wait (for Redis) off the network threads, as the
+    // request pool does; false when it cannot be queued now. Unset: a rematch is
+    // checked against this node's count of open games alone.
+    std::function<bool(std::function<void()>)> run_blocking;
     // The levels offered to players, with what is known of their strength.
     std::function<std::string()> levels_json;
     std::function<int(int level)> level_elo;                           // a level's approximate Elo
@@ -281,7 +286,21 @@ private:
         Seat seat;
         Color me;  // the colour acting: the seat's, or in a hotseat game the side to move
         Millis lag_ms;
+        // Issue 26 (hub_rematch.cpp): a rematch's place in the shared open-games count,
+        // held; or to be asked for first, off the network thread; and the game it made.
+        SharedOpenCap* reserved = nullptr;
+        bool reserve_first = false;
+        std::string made;
     };
+    void handle_message(const std::string& id, Seat seat, const ClientMessage& msg, Subscriber& from, Millis lag_ms,
+                        SharedOpenCap* reserved, std::string* made);
+    // The rematch a connection asked for, once its place is held (on run_blocking).
+    void rematch_with_place(const std::string& id, Seat seat, const in::Rematch& m, std::weak_ptr<Subscriber> who,
+                            const std::string& client);
+    std::set<std::string> rematch_asking_;  // games whose rematch's place is being asked for
+    // A place among the open games of `client` (Room::client) in the shared count; may
+    // wait for Redis: never on a network thread, never under the lock.
+    std::unique_ptr<SharedOpenCap> reserve_open_place(const std::string& client);
     Handled handle(Context& c, const in::Move& m);
     Handled handle(Context& c, const in::Claim& m);
     Handled handle(Context& c, const in::Resign& m);

@@ -54,19 +54,9 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
         key += "/correspondence";
     }
     // Issue 26: a place among the creator's open games counted by every node, held before
-    // the lock (it may wait for Redis) and given back unless the game is made. Entries
-    // count at most as long as an open game may wait unstarted (its end, if it never
-    // reached Redis, is forgotten then); a correspondence game, a year.
-    static std::atomic<std::uint64_t> reservations{0};
-    SharedOpenCap shared_cap(key.empty() ? nullptr : env_.shared_limits, open_keys(key),
-                             "pending:" + (env_.random_token ? env_.random_token(16) : std::to_string(++reservations)),
-                             [this](const std::string& k) {
-                                 const bool corr = k.ends_with("/correspondence");
-                                 return SharedOpenCap::Cap{
-                                     open_cap_of(k), corr ? 366LL * 86'400'000
-                                                          : env_.invite_wait_ms + env_.unstarted_abort_ms + 86'400'000};
-                             });
-    if (const auto& over = shared_cap.refused()) {
+    // the lock (it may wait for Redis) and given back unless the game is made.
+    auto shared_cap = reserve_open_place(key);
+    if (const auto& over = shared_cap->refused()) {
         metrics().limit_refusals.inc("open_games");
         return open_cap_refusal(over->first, over->second);
     }
@@ -90,8 +80,22 @@ Answer<CreatedGame> Hub::create_game(NewGameRequest request, std::string_view cl
         (void)find(created.value().id);  // drops the room that storage does not have
         return ProtocolError{"internal", "the game could not be stored: " + ok.error().message, 500};
     }
-    shared_cap.made(created.value().id);
+    shared_cap->made(created.value().id);
     return created;
+}
+
+// Entries count at most as long as an open game may wait unstarted (its end, if it never
+// reached Redis, is forgotten then); a correspondence game's, a year.
+std::unique_ptr<SharedOpenCap> Hub::reserve_open_place(const std::string& client) {
+    static std::atomic<std::uint64_t> reservations{0};
+    return std::make_unique<SharedOpenCap>(
+        client.empty() ? nullptr : env_.shared_limits, open_keys(client),
+        "pending:" + (env_.random_token ? env_.random_token(16) : std::to_string(++reservations)),
+        [this](const std::string& k) {
+            const bool corr = k.ends_with("/correspondence");
+            return SharedOpenCap::Cap{open_cap_of(k),
+                                      corr ? 366LL * 86'400'000 : env_.invite_wait_ms + env_.unstarted_abort_ms + 86'400'000};
+        });
 }
 
 std::vector<std::string> Hub::open_keys(const std::string& client) {

@@ -26,6 +26,11 @@ void Hub::handle_message(const std::string& id, Seat seat, std::string_view text
 }
 
 void Hub::handle_message(const std::string& id, Seat seat, const ClientMessage& msg, Subscriber& from, Millis lag_ms) {
+    handle_message(id, seat, msg, from, lag_ms, nullptr, nullptr);
+}
+
+void Hub::handle_message(const std::string& id, Seat seat, const ClientMessage& msg, Subscriber& from, Millis lag_ms,
+                         SharedOpenCap* reserved, std::string* made) {
     const auto received = std::chrono::steady_clock::now();
     auto reply_error = [&](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
     if (std::holds_alternative<in::Ping>(msg))
@@ -63,10 +68,24 @@ void Hub::handle_message(const std::string& id, Seat seat, const ClientMessage& 
                             r.adjourned->resume_at_ms ? "the game is adjourned until " + format_iso_time(r.adjourned->resume_at_ms)
                                                       : "the game is adjourned until a resumption time is agreed",
                             409});
-    Context c{r, seat, seat_color(seat).value_or(r.game.side_to_move()), lag_ms};
+    Context c{r, seat, seat_color(seat).value_or(r.game.side_to_move()), lag_ms, reserved, false, {}};
     const bool was_over = r.game.is_over();
     const int ply_before = r.game.ply();
     Handled done = std::visit([&](const auto& m) { return handle(c, m); }, msg);
+    if (made) *made = c.made;
+    if (c.reserve_first) {
+        // Issue 26: a rematch's place among the open games every node counts is asked
+        // for first, off this thread (it may wait for Redis); the rematch is made then.
+        auto sub = r.subscribers.find(&from);
+        const auto* m = std::get_if<in::Rematch>(&msg);
+        if (m && sub != r.subscribers.end() &&
+            env_.run_blocking([this, id, seat, m = *m, who = sub->second.first, client = r.client] {
+                rematch_with_place(id, seat, m, who, client);
+            }))
+            return;
+        rematch_asking_.erase(id);
+        return reply_error({"rate_limited", "the server is busy; try the rematch again in a few seconds", 503});
+    }
     if (!done) {
         reply_error(done.error());
         if (!was_over && r.game.is_over()) commit(r, Change::STATE, ply_before);  // a flag fell as the move came in
@@ -237,68 +256,6 @@ Hub::Handled Hub::handle(Context& c, const in::GiveTime& m) {
     if (!r.clock) return not_allowed("this game has no clock");
     if (c.seat == Seat::BOTH) return not_allowed("give time to an opponent on another device");
     r.clock->add_time(~c.me, Millis(m.seconds) * 1000);
-    return Change::STATE;
-}
-
-Hub::Handled Hub::handle(Context& c, const in::Rematch& m) {
-    Room& r = c.room;
-    const Game& g = r.game;
-    if (!g.is_over()) return not_allowed("a rematch is offered after the game");
-    if (!r.info.rematch_game.empty()) return Change::NONE;  // already arranged
-    const Color them = ~c.me;
-    const bool robot_game = r.robot_game();
-    if (m.action == Action::OFFER && !robot_game && c.seat != Seat::BOTH && r.rematch_offer != them) {
-        r.rematch_offer = c.me;
-        return Change::STATE;
-    }
-    if (m.action == Action::ACCEPT && !robot_game && c.seat != Seat::BOTH && r.rematch_offer != them)
-        return not_allowed("there is no rematch offer to accept");
-    // Issue 25: a rematch is a new game of the first game's creator, under the same cap
-    // (the one who accepts may be the other player: the message says whose games).
-    if (auto over = over_open_cap(r.client)) {
-        over->message = "no rematch now: the player who made this game has as many unfinished games as one may have; "
-                        "finish, resign or abort one first";
-        return *over;
-    }
-    // Colours swap; the same time control, variant and level.
-    NewGameRequest spec;
-    const Color human = robot_game ? (r.robot(WHITE) ? BLACK : WHITE) : WHITE;
-    spec.opponent = c.seat == Seat::BOTH ? "hotseat" : robot_game ? "robot" : "invite";
-    spec.creator_color = robot_game ? ~human : BLACK;  // the creator is the old white (or the human)
-    spec.level = r.info.robot_level;
-    spec.elo = r.info.robot_level ? 0 : r.info.robot_elo;
-    spec.time_control = r.info.time_control;
-    spec.chess960 = r.info.variant == "chess960" && r.info.chess960 >= 0;
-    if (spec.chess960) spec.chess960_number = r.info.chess960;
-    if (r.info.chess960 < 0 && r.info.initial_fen != to_fen(Position::startpos())) spec.fen = r.info.initial_fen;
-    spec.casual = r.info.casual;
-    spec.adjournment = r.info.adjournable;
-    spec.robot_instant = r.robot_instant;
-    spec.name = human == WHITE ? r.info.white_name : r.info.black_name;
-    spec.opponent_name = robot_game ? "" : r.info.black_name;
-    if (c.seat == Seat::BOTH) {
-        spec.name = r.info.black_name;
-        spec.opponent_name = r.info.white_name;
-    }
-    // The accounts follow their players to the other colours (P21).
-    const std::int64_t creator_account =
-        c.seat == Seat::BOTH ? 0 : robot_game ? (human == WHITE ? r.info.white_account : r.info.black_account) : r.info.white_account;
-    const std::int64_t opponent_account = c.seat == Seat::BOTH || robot_game ? 0 : r.info.black_account;
-    auto created = create_room(spec, r.id(), r.client, nullptr, creator_account, opponent_account);
-    if (!created) return created.error();
-    const CreatedGame& made = created.value();
-    r.info.rematch_game = made.id;
-    // The seat in the new game of this game's white and black (stored: D3).
-    if (c.seat == Seat::BOTH) {
-        r.info.rematch_white_token = r.info.rematch_black_token = *made.white_token;
-    } else if (robot_game) {
-        (human == WHITE ? r.info.rematch_white_token : r.info.rematch_black_token) =
-            human == WHITE ? *made.black_token : *made.white_token;
-    } else {
-        r.info.rematch_white_token = *made.black_token;
-        r.info.rematch_black_token = *made.white_token;
-    }
-    r.rematch_offer.reset();
     return Change::STATE;
 }
 
