@@ -68,6 +68,18 @@ struct HardeningFixture : ::testing::Test {
         return c;
     }
     json state(const std::string& id) { return json::parse(hub->state_json(id).value())["game"]; }
+    // A game of `client` between two connections, resigned by White, who offers a rematch:
+    // its id and the two connections.
+    std::tuple<std::string, std::shared_ptr<Collector>, std::shared_ptr<Collector>> finished_with_rematch_offered(
+        const std::string& client) {
+        auto g = hub->create_game(R"({"opponent":"invite","color":"white","time_control":"5+3"})", client).value();
+        auto w = std::make_shared<Collector>(), b = std::make_shared<Collector>();
+        EXPECT_TRUE(hub->connect(g.id, *g.white_token, w).ok());
+        EXPECT_TRUE(hub->connect(g.id, *g.black_token, b).ok());
+        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"resign"})", *w);
+        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"rematch","action":"offer"})", *w);
+        return {g.id, w, b};
+    }
 };
 
 }  // namespace
@@ -179,15 +191,7 @@ TEST_F(HardeningFixture, Issue25Item9RematchesCountAgainstTheOpenGamesCap) {
     env.max_open_games_per_client = 3;
     make_hub();
     const std::string client = "10.0.0.1";
-    auto finished = [&] {
-        auto g = hub->create_game(R"({"opponent":"invite","color":"white","time_control":"5+3"})", client).value();
-        auto w = std::make_shared<Collector>(), b = std::make_shared<Collector>();
-        EXPECT_TRUE(hub->connect(g.id, *g.white_token, w).ok());
-        EXPECT_TRUE(hub->connect(g.id, *g.black_token, b).ok());
-        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"resign"})", *w);
-        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"rematch","action":"offer"})", *w);
-        return std::make_tuple(g.id, w, b);
-    };
+    auto finished = [&] { return finished_with_rematch_offered(client); };
     // Two finished games with rematches offered, two open games: the first rematch
     // makes the third open game, the second is refused.
     auto [one, w1, b1] = finished();
@@ -335,15 +339,7 @@ TEST_F(HardeningFixture, Issue26RematchesCountAgainstTheOpenGamesCapOfEveryNode)
         for (auto& j : queued) j();
         return queued.size();
     };
-    auto finished = [&] {
-        auto g = hub->create_game(R"({"opponent":"invite","color":"white","time_control":"5+3"})", client).value();
-        auto w = std::make_shared<Collector>(), b = std::make_shared<Collector>();
-        EXPECT_TRUE(hub->connect(g.id, *g.white_token, w).ok());
-        EXPECT_TRUE(hub->connect(g.id, *g.black_token, b).ok());
-        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"resign"})", *w);
-        hub->handle_message(g.id, Seat::WHITE_SEAT, R"({"t":"rematch","action":"offer"})", *w);
-        return std::make_tuple(g.id, w, b);
-    };
+    auto finished = [&] { return finished_with_rematch_offered(client); };
     // Two games of this client run on other nodes; one finished here.
     shared.count[client] = 2;
     auto [one, w1, b1] = finished();
