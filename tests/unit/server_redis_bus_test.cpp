@@ -12,6 +12,7 @@
 #include "server/bus/redis/redis_bus.h"
 #include "../support/eventually.h"
 #include "../support/redis_server.h"
+#include "../support/redis_stats.h"
 
 using namespace outpost::server;
 using namespace outpost::server::redis;
@@ -19,6 +20,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
+using outpost::test::calls_of;
 using outpost::test::eventually;
 
 Envelope join_envelope() {
@@ -87,6 +89,12 @@ struct FakeHub : BusHandler {
         std::lock_guard lock(mu);
         followers.erase(who);
     }
+    // What a game sends all its followers: one text, shared, as the hub's broadcasts.
+    void broadcast(const std::string& text) {
+        auto shared = std::make_shared<const std::string>(text);
+        std::lock_guard lock(mu);
+        for (auto& [key, who] : followers) who->deliver(shared);
+    }
     size_t following() {
         std::lock_guard lock(mu);
         return followers.size();
@@ -153,8 +161,26 @@ TEST(BusEnvelopeIssue26, EveryKindIsReadBackAsWritten) {
     }
 }
 
+TEST(BusEnvelopeIssue26, AnOutForSeveralConnectionsIsReadBackAsWritten) {
+    Envelope o;
+    o.kind = Envelope::Kind::OUT;
+    o.conn = 3;
+    o.also = {4, 9, 123456789012};
+    o.text = move_text(1);
+    auto back = decode(encode(o));
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->conn, 3u);
+    EXPECT_EQ(back->also, o.also);
+    EXPECT_EQ(back->text, o.text);
+    o.also.clear();
+    EXPECT_EQ(encode(o).find("also"), std::string::npos);  // one connection: as before
+}
+
 TEST(BusEnvelopeIssue26, HostileMessagesAreRefusedWithWhatIsWrong) {
     const std::string long_text(5000, 'x');
+    std::string too_many = R"({"t":"out","conn":1,"text":"x","also":[1)";
+    for (std::size_t i = 1; i <= MaxAlsoConnections; ++i) too_many.append(",").append(std::to_string(i + 1));
+    too_many += "]}";
     const std::vector<std::pair<std::string, std::string>> bad = {
         {"", "not a JSON object"},
         {"[1,2]", "not a JSON object"},
@@ -174,6 +200,12 @@ TEST(BusEnvelopeIssue26, HostileMessagesAreRefusedWithWhatIsWrong) {
         {"{\"t\":\"msg\",\"conn\":1,\"node\":\"a\",\"at\":\"game:x\",\"text\":\"" + long_text + "\"}", "longer"},
         {"{\"t\":\"msg\",\"conn\":1,\"node\":\"a\",\"at\":\"game:x\",\"text\":\"x\",\"lag\":999999}", "range"},
         {std::string(MaxEnvelopeBytes + 1, ' '), "too long"},
+        {"{\"t\":\"out\",\"conn\":1,\"text\":\"x\",\"also\":5}", "not a list"},
+        {"{\"t\":\"out\",\"conn\":1,\"text\":\"x\",\"also\":[2,0]}", "not a connection number"},
+        {"{\"t\":\"out\",\"conn\":1,\"text\":\"x\",\"also\":[-2]}", "not a connection number"},
+        {"{\"t\":\"out\",\"conn\":1,\"text\":\"x\",\"also\":[\"2\"]}", "not a connection number"},
+        {"{\"t\":\"out\",\"conn\":1,\"text\":\"x\",\"also\":[18446744073709551615]}", "not a connection number"},
+        {too_many, "more than"},
     };
     for (const auto& [text, why] : bad) {
         auto e = decode(text);
@@ -215,6 +247,47 @@ TEST(RedisBusIssue26, AConnectionOnOneNodePlaysAGameTheOtherRunsInOrder) {
     EXPECT_NE(inbox->all().back().find("\"error\""), std::string::npos);
     b->leave(Address::game("g1"), inbox.get());
     EXPECT_TRUE(eventually([&] { return hub_a.following() == 0; }));
+}
+
+// Issue 26: what a game sends all its followers reaches another node's connections in
+// one message for them all, each in order, not one message a connection.
+TEST(RedisBusIssue26, AGamesTextForItsFollowersOnANodeIsOneMessageToThatNode) {
+    outpost::test::RedisServer redis;
+    FakeHub hub_a("node-a"), hub_b("node-b"), hub_c("node-c");  // first: they outlive the buses' threads
+    auto a = node(redis, "node-a"), b = node(redis, "node-b"), c = node(redis, "node-c");
+    ASSERT_TRUE(a && b && c);
+    a->serve(Topic::GAME, &hub_a);
+    b->serve(Topic::GAME, &hub_b);
+    c->serve(Topic::GAME, &hub_c);
+    ASSERT_TRUE(a->take_game("g7", 0).has_value());
+    std::vector<std::shared_ptr<Inbox>> on_b, on_c;
+    for (int i = 0; i < 3; ++i) on_b.push_back(std::make_shared<Inbox>());
+    on_c.push_back(std::make_shared<Inbox>());
+    for (auto& in : on_b) ASSERT_TRUE(b->join(Address::game("g7"), in, Credentials{"", nullptr, ""}).ok());
+    for (auto& in : on_c) ASSERT_TRUE(c->join(Address::game("g7"), in, Credentials{"", nullptr, ""}).ok());
+    ASSERT_TRUE(eventually([&] { return hub_a.following() == 4; }));
+    RedisClient raw(*Endpoint::parse(redis.url()));
+    const long long before = calls_of(raw, "publish");
+    constexpr int Texts = 200;
+    for (int i = 0; i < Texts; ++i) hub_a.broadcast("move " + std::to_string(i));
+    std::vector<std::shared_ptr<Inbox>> all = on_b;
+    all.insert(all.end(), on_c.begin(), on_c.end());
+    ASSERT_TRUE(eventually([&] {
+        for (auto& in : all)
+            if (in->size() != Texts + 1) return false;
+        return true;
+    }));
+    for (auto& in : all) {
+        const auto got = in->all();
+        EXPECT_EQ(got[0], "state:node-a");
+        for (int i = 0; i < Texts; ++i) ASSERT_EQ(got[std::size_t(i) + 1], "move " + std::to_string(i)) << i;
+    }
+    // One a node a text (b's three connections share one, c's connection in between or
+    // not); a few more where the publisher took a text's first connections before the
+    // hub had given it the next. One a connection would be 4 * Texts.
+    const long long published = calls_of(raw, "publish") - before;
+    EXPECT_GE(published, 2 * Texts);
+    EXPECT_LT(published, 3 * Texts) << published;
 }
 
 TEST(RedisBusIssue26, HostileMessagesOnANodesChannelAreRefusedAndItGoesOn) {

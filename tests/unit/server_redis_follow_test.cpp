@@ -16,6 +16,7 @@
 #include "server/bus/redis/redis_bus.h"
 #include "../support/eventually.h"
 #include "../support/redis_server.h"
+#include "../support/redis_stats.h"
 
 using namespace outpost::server;
 using namespace outpost::server::redis;
@@ -23,6 +24,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
+using outpost::test::calls_of;
 using outpost::test::eventually;
 
 struct Inbox : Subscriber {
@@ -134,15 +136,6 @@ std::unique_ptr<RedisBus> open_node(const outpost::test::RedisServer& redis, Nod
 }
 
 std::string move_text(int i) { return R"({"v":1,"t":"move","uci":"e2e4","ply":)" + std::to_string(i) + "}"; }
-
-// Redis's count of calls of one command since the last CONFIG RESETSTAT.
-long long calls_of(RedisClient& raw, const std::string& command) {
-    auto r = raw.command({"INFO", "commandstats"});
-    if (!r) return -1;
-    const std::string key = "cmdstat_" + command + ":calls=";
-    const auto at = r->str.find(key);
-    return at == std::string::npos ? 0 : std::stoll(r->str.substr(at + key.size()));
-}
 
 }  // namespace
 

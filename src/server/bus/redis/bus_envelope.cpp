@@ -53,6 +53,24 @@ Result<std::int64_t> int_field(const json& j, const char* name, std::int64_t lo,
     return v;
 }
 
+// A list of connection numbers (each >= 1), at most `max`; none when absent.
+Result<std::vector<std::uint64_t>> connections_field(const json& j, const char* name, std::size_t max) {
+    std::vector<std::uint64_t> out;
+    auto it = j.find(name);
+    if (it == j.end()) return out;
+    if (!it->is_array()) return make_error(std::string("\"") + name + "\" is not a list");
+    if (it->size() > max)
+        return make_error(std::string("\"") + name + "\" holds more than " + std::to_string(max) + " connections");
+    out.reserve(it->size());
+    for (const json& c : *it) {
+        if (!c.is_number_unsigned() || c.get<std::uint64_t>() == 0 ||
+            c.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+            return make_error(std::string("\"") + name + "\" holds something that is not a connection number");
+        out.push_back(c.get<std::uint64_t>());
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string encode(const Envelope& e) {
@@ -72,6 +90,7 @@ std::string encode(const Envelope& e) {
     if (e.kind == Envelope::Kind::MESSAGE || e.kind == Envelope::Kind::OUT || e.kind == Envelope::Kind::REPORT)
         j["text"] = e.text;
     if (e.kind == Envelope::Kind::MESSAGE && e.lag_ms) j["lag"] = e.lag_ms;
+    if (e.kind == Envelope::Kind::OUT && !e.also.empty()) j["also"] = e.also;
     if (e.kind == Envelope::Kind::MOVED) {
         if (!e.text.empty()) j["text"] = e.text;
         if (!e.to.empty()) j["to"] = e.to;
@@ -127,6 +146,11 @@ Result<Envelope> decode(std::string_view payload) {
         auto text = text_field(j, "text", message ? MaxForwardedMessage : MaxEnvelopeBytes, true);
         if (!text) return make_error("a bus message: " + text.error().message);
         e.text = std::move(*text);
+    }
+    if (e.kind == Envelope::Kind::OUT) {
+        auto also = connections_field(j, "also", MaxAlsoConnections);
+        if (!also) return make_error("a bus message: " + also.error().message);
+        e.also = std::move(*also);
     }
     if (e.kind == Envelope::Kind::REPORT) {  // its fields are read where it is delivered
         auto text = text_field(j, "text", MaxReportBytes, true);

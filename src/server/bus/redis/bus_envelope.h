@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "chess/result.h"
 
@@ -43,12 +44,17 @@ struct Envelope {
                               // MOVED: the message not played here ("": none)
     std::string to;           // MOVED: the node the game is handed to ("": to be found)
     std::int64_t lag_ms = 0;  // MESSAGE: the lag measured on the connection (C5)
+    // OUT: more connections of the same node that get the same text. What a game sends
+    // all its followers (a move, a clock, presence) goes to each node in one message,
+    // however many of its connections follow the game there.
+    std::vector<std::uint64_t> also;
 };
 
 // Bounds of what is read.
 inline constexpr std::size_t MaxEnvelopeBytes = 4u << 20;  // a full state of a long game fits
 inline constexpr std::size_t MaxForwardedMessage = 4096;   // a client's message (as on a WebSocket)
 inline constexpr std::size_t MaxReportBytes = 16384;       // a game's report (names, FEN, result)
+inline constexpr std::size_t MaxAlsoConnections = 4096;    // OUT: connections besides "conn"
 
 std::string encode(const Envelope& e);
 Result<Envelope> decode(std::string_view payload);

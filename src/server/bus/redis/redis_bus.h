@@ -140,6 +140,10 @@ private:
         std::uint64_t http_call = 0;  // a forwarded HTTP request: answered 503 when it reaches nobody
         std::string report;           // a game's report: kept for the next domains node when it reaches nobody
         std::uint64_t report_seq = 0;  // ... in the place of its number
+        // A text of the hub's for connections of one node (post_out): encoded by the
+        // publisher, as one OUT message for them all.
+        std::shared_ptr<const std::string> out_text;
+        std::vector<std::uint64_t> out_conns;
     };
     using FollowKey = std::pair<const Subscriber*, Address>;
     // A connection of another node following a game run here.
@@ -162,6 +166,11 @@ private:
     // In order, never blocking. A game's report carries its number (report_to_domains):
     // one that reaches nobody waits again in its place among the others.
     void post(const std::string& node, const Envelope& e, std::uint64_t report_seq = 0);
+    // A text for a connection of `node` (Proxy::deliver). The same text for another of
+    // its connections, while it still waits among the last ones posted, joins the same
+    // message: a move to a game's followers on that node is one PUBLISH, however many
+    // they are (Envelope::also).
+    void post_out(const std::string& node, std::uint64_t conn, std::shared_ptr<const std::string> text);
     void publisher();
     void watcher();
     void poke();

@@ -12,13 +12,7 @@ public:
     Proxy(RedisBus& bus, std::string node, std::uint64_t conn, std::int64_t account)
         : bus_(bus), node_(std::move(node)), conn_(conn), account_(account) {}
     // Under the hub's lock or on the writer's thread: queued for the publisher, never waits.
-    void deliver(std::shared_ptr<const std::string> message) override {
-        Envelope e;
-        e.kind = Envelope::Kind::OUT;
-        e.conn = conn_;
-        e.text = *message;
-        bus_.post(node_, e);
-    }
+    void deliver(std::shared_ptr<const std::string> message) override { bus_.post_out(node_, conn_, std::move(message)); }
     std::int64_t account_id() const override { return account_; }
     const std::string& node() const { return node_; }
     std::uint64_t conn() const { return conn_; }

@@ -134,15 +134,22 @@ void RedisBus::remote_leave(const Envelope& e) {
 }
 
 void RedisBus::deliver_out(const Envelope& e) {
-    std::shared_ptr<Subscriber> who;
+    std::vector<std::shared_ptr<Subscriber>> to;
     {
         std::lock_guard lock(mutex_);
-        auto c = by_conn_.find(e.conn);
-        if (c == by_conn_.end()) return;  // left meanwhile
-        auto it = follows_.find(c->second);
-        if (it != follows_.end()) who = it->second.who.lock();
+        const auto find = [&](std::uint64_t conn) {
+            auto c = by_conn_.find(conn);
+            if (c == by_conn_.end()) return;  // left meanwhile
+            auto it = follows_.find(c->second);
+            if (it == follows_.end()) return;
+            if (auto who = it->second.who.lock()) to.push_back(std::move(who));
+        };
+        find(e.conn);
+        for (std::uint64_t conn : e.also) find(conn);
     }
-    if (who) who->deliver(std::make_shared<const std::string>(e.text));
+    if (to.empty()) return;
+    auto text = std::make_shared<const std::string>(e.text);
+    for (const auto& who : to) who->deliver(text);
 }
 
 void RedisBus::moved(const Envelope& e) {

@@ -1,5 +1,6 @@
 // Outpost — what this node publishes to the others (redis_bus.h): one thread sends every
-// message in the order posted, one PUBLISH each; a client's message that reached nobody
+// message in the order posted, one PUBLISH each (a text for several connections of one
+// node, posted one after the other, is one message); a client's message that reached nobody
 // (its node died) is held for its connection, a game's report for the next domains node,
 // and a node that nobody listens for any more is forgotten.
 // SPDX-License-Identifier: GPL-3.0-or-later
@@ -41,6 +42,34 @@ void RedisBus::post(const std::string& to_node, const Envelope& e, std::uint64_t
     out_wake_.notify_one();
 }
 
+void RedisBus::post_out(const std::string& to_node, std::uint64_t conn, std::shared_ptr<const std::string> text) {
+    std::string channel = channel_of(to_node);
+    {
+        std::lock_guard lock(out_mutex_);
+        if (stopping_) return;
+        // Joined to a message for the same node among the last ones waiting, all of this
+        // same text (the hub gives it its followers one after the other, those of other
+        // nodes in between): joined to one further back, it could overtake what this
+        // connection was sent meanwhile.
+        for (auto it = out_.rbegin(); it != out_.rend() && it->out_text == text; ++it) {
+            if (it->channel == channel && it->out_conns.size() <= MaxAlsoConnections) {
+                it->out_conns.push_back(conn);
+                return;
+            }
+        }
+        if (out_.size() >= MaxWaiting) {
+            refused_.fetch_add(1);
+            return;
+        }
+        Out o;
+        o.channel = std::move(channel);
+        o.out_text = std::move(text);
+        o.out_conns.push_back(conn);
+        out_.push_back(std::move(o));
+    }
+    out_wake_.notify_one();
+}
+
 void RedisBus::publisher() {
     std::deque<Out> batch;
     std::uint64_t failed = 0;
@@ -50,6 +79,15 @@ void RedisBus::publisher() {
             out_wake_.wait(lock, [this] { return stopping_ || !out_.empty(); });
             if (stopping_ && out_.empty()) return;
             batch.swap(out_);
+        }
+        for (Out& o : batch) {  // the hub's texts, written out of the lock
+            if (!o.out_text) continue;
+            Envelope e;
+            e.kind = Envelope::Kind::OUT;
+            e.conn = o.out_conns.front();
+            e.also.assign(o.out_conns.begin() + 1, o.out_conns.end());
+            e.text = *o.out_text;
+            o.payload = encode(e);
         }
         std::set<std::string> gone;  // nodes nobody listens for any more
         std::vector<std::pair<std::uint64_t, std::string>> unread;  // clients' messages that reached nobody
