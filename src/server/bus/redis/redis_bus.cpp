@@ -254,16 +254,30 @@ void RedisBus::send(const Address& at, Subscriber& from, std::string_view text, 
 
 void RedisBus::send_now(const Address& at, Subscriber& from, std::string_view text, Millis lag_ms) {
     BusHandler* h = nullptr;
-    std::optional<Follow> f;
+    // What a message needs of its follow, copied out of the lock (not the whole Follow:
+    // its token, account and held messages would be copied with every move).
+    struct Sending {
+        Seat seat = Seat::SPECTATOR;
+        std::uint64_t conn = 0;
+        std::string owner;
+        bool joining = false;
+    };
+    std::optional<Sending> f;
+    const FollowKey key{&from, at};
+    const auto read = [&] {
+        f.reset();
+        if (auto it = follows_.find(key); it != follows_.end())
+            f = Sending{it->second.seat, it->second.conn, it->second.owner, it->second.joining};
+    };
     {
         std::lock_guard lock(mutex_);
         h = int(at.topic) < TopicCount ? owners_[int(at.topic)] : nullptr;
-        if (auto it = follows_.find({&from, at}); it != follows_.end()) f = it->second;
+        read();
     }
     if (f && f->joining) {  // joined to this node's hub this moment: after its seat
         std::lock_guard joining(joining_);
         std::lock_guard lock(mutex_);
-        if (auto it = follows_.find({&from, at}); it != follows_.end()) f = it->second;
+        read();
     }
     const auto answer = [&from](const ProtocolError& e) { from.deliver(std::make_shared<const std::string>(error_json(e))); };
     if (!h) return answer(no_address(at));
@@ -275,7 +289,6 @@ void RedisBus::send_now(const Address& at, Subscriber& from, std::string_view te
         return h->on_message(ClientIn{at, from, f->seat, text, &*message, lag_ms});
     }
     if (f->owner.empty()) {
-        const FollowKey key{&from, at};
         if (hold(0, &key, std::string(text.substr(0, MaxForwardedMessage)))) return;
         return answer({"unavailable", at.text() + " is moving to another node: send it again in a moment", 503});
     }

@@ -146,6 +146,12 @@ private:
         std::vector<std::uint64_t> out_conns;
     };
     using FollowKey = std::pair<const Subscriber*, Address>;
+    struct FollowKeyHash {
+        std::size_t operator()(const FollowKey& k) const noexcept {
+            const std::size_t h = std::hash<const Subscriber*>{}(k.first) ^ (std::size_t(k.second.topic) << 1);
+            return h ^ (std::hash<std::string>{}(k.second.id) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+        }
+    };
     // A connection of another node following a game run here.
     struct Remote {
         std::shared_ptr<Proxy> proxy;
@@ -230,7 +236,8 @@ private:
     // may reach the client before on_join returns).
     std::mutex joining_;
     BusHandler* owners_[TopicCount] = {};
-    std::map<FollowKey, Follow> follows_;
+    // Found with each message a connection sends (send()): hashed, not a tree.
+    std::unordered_map<FollowKey, Follow, FollowKeyHash> follows_;
     std::unordered_map<std::uint64_t, FollowKey> by_conn_;
     std::map<std::pair<std::string, std::uint64_t>, Remote> remote_;
     std::uint64_t next_conn_ = 0;
