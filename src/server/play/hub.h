@@ -386,7 +386,8 @@ private:
     HubEnv env_;
     Storage* storage_;
     mutable std::mutex mutex_;
-    std::map<std::string, std::unique_ptr<Room>> rooms_;
+    // Found by id with every message, timer and commit: hashed, not a tree.
+    std::unordered_map<std::string, std::unique_ptr<Room>> rooms_;
     // Finished rooms in memory with their bytes (Room::approx_bytes as last touched),
     // least recently used first; their sum.
     std::list<std::pair<std::string, size_t>> finished_lru_;
