@@ -25,6 +25,14 @@ std::function<bool()> machine_busy(int percent) {
 
 using namespace net;
 
+// A pool that callbacks reach through an atomic pointer (they may run before it is made
+// and after it is gone): declared just after the pool, it clears the pointer before the
+// pool is destroyed.
+struct PoolGone {
+    std::atomic<WorkPool*>& pool;
+    ~PoolGone() { pool = nullptr; }
+};
+
 // The network threads' context. Its pending work (the coroutines of the connections
 // still open when it stopped) uses the services declared after it in run_server;
 // `end_pending_work` ends that work while they still exist. Left to the context's
@@ -254,10 +262,7 @@ int run_server(const ServerConfig& config) {
     (*events)->run_pairing_on([&pairing](std::function<void()> job) { return pairing.try_post(std::move(job)); });
     WorkPool feed(1, 0);
     live_feed = &feed;
-    struct FeedOff {  // the hub reports directly again once the feed is gone
-        std::atomic<WorkPool*>& feed;
-        ~FeedOff() { feed = nullptr; }
-    } feed_off{live_feed};
+    PoolGone feed_off{live_feed};  // the hub reports directly again once the feed is gone
 
     // Several nodes: a game comes back on the node that needs it first (a player's
     // connection, a follower's node), not all on the first node to start.
@@ -360,10 +365,7 @@ int run_server(const ServerConfig& config) {
     // the network threads come first), the lobby's and simuls' messages on one thread.
     WorkPool requests(WorkPool::for_cores(2, 2, 16), 256, 5);
     blocking_pool = &requests;
-    struct BlockingOff {  // before the pool goes: nothing more is posted to it
-        std::atomic<WorkPool*>& pool;
-        ~BlockingOff() { pool = nullptr; }
-    } blocking_off{blocking_pool};
+    PoolGone blocking_off{blocking_pool};  // before the pool goes: nothing more is posted to it
     WorkPool domains(1, 4096);
     // The bus's threads call the domains (below) and the events: stopped before them.
     StopCluster stop_cluster_first{cluster.get()};
